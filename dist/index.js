@@ -50037,6 +50037,21 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: ./src/core/words.ts
+/**
+ * Counts in words, for every sentence the gate writes: the noun (or verb) agrees with its count,
+ * "1 task", "2 tasks", "1 check fails", "2 checks fail". One helper, so no rendering says
+ * "1 passes".
+ */
+/** The word that agrees with `n`: `one` for exactly 1, else `many` (default `one` + "s"). */
+function pluralWord(n, one, many = `${one}s`) {
+    return n === 1 ? one : many;
+}
+/** The count and the word that agrees with it: plural(1, "task") → "1 task", plural(2, "task") → "2 tasks". */
+function words_plural(n, one, many = `${one}s`) {
+    return `${n} ${pluralWord(n, one, many)}`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/errors.ts
 /**
  * User mistakes (bad export, bad policy, unknown model id, bad flag) are a distinct class so the
@@ -50044,6 +50059,7 @@ function getIDToken(aud) {
  * 3, and treat anything else as a bug. A verdict is never an error: accept/reject/unresolved are
  * results.
  */
+
 /** How many problems an error lists before it only counts the rest (SPEC §1.1). */
 const MAX_LISTED_PROBLEMS = 20;
 function formatLocation(loc) {
@@ -50092,7 +50108,7 @@ function errorLine(err) {
     const first = err.problems[0];
     const more = err.total - 1;
     const text = first ? formatProblem(first) : (err.message.split("\n")[0] ?? "invalid input");
-    return more > 0 ? `${text} (and ${more} more problem${more === 1 ? "" : "s"})` : text;
+    return more > 0 ? `${text} (and ${words_plural(more, "more problem")})` : text;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/escape.ts
@@ -50751,6 +50767,7 @@ throttling.triggersNotification = triggersNotification;
 
 
 
+
 const DEFAULT_RETRY = { retries: 2, baseDelayMs: 1000, writeSpacingMs: null };
 /**
  * A run's retries wait at most this many units in all (10 s on GitHub, docs/action.md): a GitHub
@@ -50982,7 +50999,7 @@ function warnFailure(deps, error, action, permission, attempts = null) {
 function describeFailure(error, ctx) {
     const head = `Could not ${ctx.action}`;
     const tail = ctx.delivered === "" ? "" : ` ${ctx.delivered}`;
-    const times = `${ctx.attempts} time${ctx.attempts === 1 ? "" : "s"}`;
+    const times = words_plural(ctx.attempts, "time");
     if (error instanceof MalformedAnswerError)
         return `${head}: ${error.message}; the answer is not used.${tail}`;
     const status = httpStatus(error);
@@ -51720,7 +51737,7 @@ function expandFileArgs(cwd, flag, values) {
 
 ;// CONCATENATED MODULE: ./src/action/base-files.ts
 /**
- * The append-only check in the action (issue #14): the previous version of each results and
+ * The append-only check in the action: the previous version of each results and
  * reviews file is its version at the base commit (the pull request's, confirmed on workflow_run,
  * or the merge group's), when the repository holds it there.
  *
@@ -52011,317 +52028,283 @@ function createRecordingLogger() {
     };
 }
 
-;// CONCATENATED MODULE: ./src/action/inputs.ts
+;// CONCATENATED MODULE: ./src/core/report/github-limits.ts
 /**
- * Reads every action input once, validates it and resolves paths, so the rest of the action works
- * on one typed object. Every path must lie inside GITHUB_WORKSPACE after symbolic links are
- * resolved (a link cannot smuggle in /etc/passwd or another job's files) and must be a regular
- * file; each violation is an InputError naming the input and the path.
+ * Size limits of the GitHub surfaces the report is written to. Lengths are JavaScript string
+ * lengths (UTF-16 code units), which are never fewer than GitHub's character counts.
+ */
+/** Check run `output.text` (and `output.summary`): "Maximum length: 65535 characters" (REST API, check runs). */
+const CHECK_RUN_TEXT_MAX = 65535;
+/** Issue / pull-request comment body: "Body is too long (maximum is 65536 characters)". */
+const COMMENT_BODY_MAX = 65536;
+/** $GITHUB_STEP_SUMMARY: at most 1 MiB per step, in bytes (GitHub Actions docs, "Adding a job summary"). */
+const STEP_SUMMARY_MAX_BYTES = 1024 * 1024;
+/** Check run annotations: at most 50 per create/update request (REST API, check runs `output.annotations`). */
+const ANNOTATIONS_PER_REQUEST = 50;
+/** GitHub caps a webhook (and so an event payload) at 25 MB; a larger GITHUB_EVENT_PATH is not GitHub's. */
+const EVENT_PAYLOAD_MAX_BYTES = 25 * 1024 * 1024;
+
+;// CONCATENATED MODULE: ./src/core/fs-error-words.ts
+/**
+ * File-system errno codes in words, for every message that names a failed open, read or write:
+ * the one map both the reader (src/read/lines/fs-errors.ts) and the file checks (src/io/file-kind.ts)
+ * use. Pure text (here, under the core, because read/ and io/ may both import the core and not each
+ * other); the codes users know are the keys.
+ */
+const FS_CODE_WORDS = {
+    ENOENT: "no such file",
+    ENOTDIR: "no such file (a parent of the path is not a directory)",
+    EACCES: "permission denied",
+    EPERM: "permission denied",
+    EISDIR: "it is a directory",
+    ELOOP: "too many levels of symbolic links",
+    ENAMETOOLONG: "the path is too long",
+    ENOSPC: "no space left on the device",
+    EDQUOT: "the disk quota is exceeded",
+    EFBIG: "the file is too large for the file system or the process's file size limit",
+    EROFS: "the file system is read-only",
+    EIO: "an I/O error",
+    ENXIO: "a FIFO with no reader or a device that is not there",
+    ENOTREGULAR: "it is not a regular file",
+};
+/** The error's `code` when it has a string one (Node's fs errors do). */
+function errorCode(e) {
+    if (typeof e === "object" && e !== null && "code" in e && typeof e.code === "string")
+        return e.code;
+    return undefined;
+}
+/** The words for the error's code, or undefined for a code not in the map (or none). */
+function fsCodeWords(e) {
+    const code = errorCode(e);
+    return code === undefined ? undefined : FS_CODE_WORDS[code];
+}
+
+;// CONCATENATED MODULE: ./src/io/file-kind.ts
+/**
+ * What kind of file a path is, checked before anything is read or written. Every file the gate
+ * reads (policy, results, reviews, importer inputs, the event payload) must be a regular file:
+ * a FIFO would block the open or the read forever, /dev/zero and /dev/urandom never end, and a
+ * directory is a mistake. Every file it writes (the report, an import's export) must not be an
+ * input of the same run, nor an existing device, FIFO, socket or directory, which a rename would
+ * replace or a write would feed.
+ *
+ * Files are opened with O_NONBLOCK, so opening a FIFO returns at once, and the kind is taken
+ * from the open descriptor (fstat), so a path swapped after a stat is still caught.
  */
 
 
 
 
-const DEFAULT_CHECK_NAME = "Model acceptance gate";
-const DEFAULT_REPORT_NAME = "model-gate-report.json";
-const COMMENT_MODES = ["always", "on-change", "never"];
-const FAIL_ON = ["reject", "reject-or-unresolved", "never"];
-function oneOf(name, raw, allowed, fallback, problems) {
-    const v = raw.trim();
-    if (v === "")
-        return fallback;
-    if (allowed.includes(v))
-        return v;
-    problems.push({
-        field: name,
-        message: `must be one of ${allowed.map((a) => `"${a}"`).join(", ")}, got ${JSON.stringify(v)}`,
-    });
-    return fallback;
+
+/** "a directory", "a FIFO (named pipe)", …: what a non-regular file is, for messages. */
+function describeKind(st) {
+    if (st.isFile())
+        return "a regular file";
+    if (st.isDirectory())
+        return "a directory";
+    if (st.isFIFO())
+        return "a FIFO (named pipe)";
+    if (st.isCharacterDevice())
+        return "a character device";
+    if (st.isBlockDevice())
+        return "a block device";
+    if (st.isSocket())
+        return "a socket";
+    return "not a regular file";
 }
-/** Splits a list input on newlines and commas, trimming and dropping blanks. */
-function splitList(raw) {
-    return raw
-        .split(/[\n,]/)
-        .map((s) => s.trim())
-        .filter((s) => s !== "");
+/** Why a file operation failed, in words (the map of fs-error-words.ts; other codes kept as given). */
+function describeFsCode(error) {
+    const words = fsCodeWords(error);
+    if (words !== undefined)
+        return words;
+    const code = errorCode(error);
+    return code !== undefined
+        ? `error ${code}`
+        : error instanceof Error
+            ? (error.message.split("\n")[0] ?? "unknown error")
+            : "unknown error";
 }
-function toPosix(p) {
-    return external_node_path_namespaceObject.sep === "/" ? p : p.split(external_node_path_namespaceObject.sep).join("/");
+/** A file that is not a regular file, found before it was read. */
+class NotRegularFileError extends Error {
+    path;
+    kind;
+    constructor(path, kind) {
+        super(`${kind}, not a regular file`);
+        this.path = path;
+        this.kind = kind;
+        this.name = "NotRegularFileError";
+    }
 }
-/** True when `child` is `root` itself or below it (both absolute, normalised). */
-function isInside(root, child) {
-    const rel = (0,external_node_path_namespaceObject.relative)(root, child);
-    return rel === "" || (!rel.startsWith("..") && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
-}
+// O_NOCTTY: opening a terminal must not make it the controlling terminal.
+const READ_FLAGS = external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK | external_node_fs_namespaceObject.constants.O_NOCTTY;
 /**
- * Resolves a list input of paths and globs to absolute real paths of regular files inside the
- * workspace. A pattern that matches nothing, a missing file, a directory or anything whose real
- * path leaves the workspace is a problem.
+ * Opens `path` for reading if it is a regular file; throws NotRegularFileError (never blocking on
+ * a FIFO) if it is anything else, and the fs error (ENOENT, EACCES, …) if it cannot be opened.
  */
-function resolveFileList(name, raw, workspace, problems) {
-    const realRoot = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
-    const out = [];
-    const seen = new Set();
-    const accept = (abs, shown) => {
-        let real;
-        try {
-            real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
-        }
-        catch {
-            problems.push({ field: name, message: `${JSON.stringify(shown)} does not exist` });
-            return;
-        }
-        if (!isInside(realRoot, real)) {
-            problems.push({
-                field: name,
-                message: `${JSON.stringify(shown)} resolves outside GITHUB_WORKSPACE; inputs must be files of the workspace`,
-            });
-            return;
-        }
-        if (!(0,external_node_fs_namespaceObject.statSync)(real).isFile()) {
-            problems.push({ field: name, message: `${JSON.stringify(shown)} is not a regular file` });
-            return;
-        }
-        if (!seen.has(real)) {
-            seen.add(real);
-            out.push(real);
-        }
-    };
-    for (const item of splitList(raw)) {
-        const abs = (0,external_node_path_namespaceObject.resolve)(workspace, item);
-        if (!isInside((0,external_node_path_namespaceObject.resolve)(workspace), abs)) {
-            problems.push({
-                field: name,
-                message: `${JSON.stringify(item)} is outside GITHUB_WORKSPACE; inputs must be files of the workspace`,
-            });
-            continue;
-        }
-        if (!hasGlobChars(item)) {
-            accept(abs, item);
-            continue;
-        }
-        const rel = toPosix((0,external_node_path_namespaceObject.relative)((0,external_node_path_namespaceObject.resolve)(workspace), abs));
-        const matches = globFiles(realRoot, rel);
-        if (matches.length === 0) {
-            problems.push({ field: name, message: `${JSON.stringify(item)} matches no file in GITHUB_WORKSPACE` });
-            continue;
-        }
-        for (const m of matches)
-            accept((0,external_node_path_namespaceObject.join)(realRoot, m), m);
-    }
-    return out;
-}
-/**
- * The policy input: one path inside the workspace. On a pull request the file may be absent from
- * the checkout (the PR deletes it); the base commit's version decides anyway, so existence is
- * checked only when `mustExist`.
- */
-function resolvePolicy(raw, workspace, mustExist, problems) {
-    const item = raw.trim();
-    const root = (0,external_node_path_namespaceObject.resolve)(workspace);
-    const abs = (0,external_node_path_namespaceObject.resolve)(root, item);
-    const policy = { absPath: abs, repoPath: toPosix((0,external_node_path_namespaceObject.relative)(root, abs)) };
-    if (item === "") {
-        problems.push({
-            field: "policy",
-            message: "is required: the path of the acceptance policy YAML in the repository",
-        });
-        return policy;
-    }
-    if (hasGlobChars(item)) {
-        problems.push({ field: "policy", message: `must be one file, not a pattern (${JSON.stringify(item)})` });
-        return policy;
-    }
-    if (!isInside(root, abs) || abs === root) {
-        problems.push({ field: "policy", message: `${JSON.stringify(item)} is outside GITHUB_WORKSPACE` });
-        return policy;
-    }
-    let exists = true;
+async function openRegularFile(path) {
+    const fh = await (0,promises_namespaceObject.open)(path, READ_FLAGS);
     try {
-        (0,external_node_fs_namespaceObject.lstatSync)(abs);
-    }
-    catch {
-        exists = false;
-    }
-    if (!exists) {
-        if (mustExist)
-            problems.push({ field: "policy", message: `${JSON.stringify(item)} does not exist` });
-        return policy;
-    }
-    const real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
-    if (!isInside((0,external_node_fs_namespaceObject.realpathSync)(root), real)) {
-        problems.push({ field: "policy", message: `${JSON.stringify(item)} resolves outside GITHUB_WORKSPACE` });
-    }
-    else if (!(0,external_node_fs_namespaceObject.statSync)(real).isFile()) {
-        problems.push({ field: "policy", message: `${JSON.stringify(item)} is not a regular file` });
-    }
-    return policy;
-}
-function required(name, raw, problems) {
-    const v = raw.trim();
-    if (v === "")
-        problems.push({ field: name, message: "is required" });
-    return v;
-}
-/**
- * Reads and validates all inputs. `onPullRequest` (a pull request, a merge group or a
- * workflow_run: a base commit's policy decides) relaxes only one rule: the policy file need not
- * exist in the checkout, because the base commit's version is the one that decides.
- */
-function readInputs(getInput, env, onPullRequest) {
-    const problems = [];
-    const workspace = (0,external_node_path_namespaceObject.resolve)(env.workspace);
-    const resultsRaw = getInput("results");
-    if (resultsRaw.trim() === "")
-        problems.push({ field: "results", message: "is required: paths or globs of the results export" });
-    const results = resolveFileList("results", resultsRaw, workspace, problems);
-    const reviews = resolveFileList("reviews", getInput("reviews"), workspace, problems);
-    const policy = resolvePolicy(getInput("policy"), workspace, !onPullRequest, problems);
-    const baseline = required("baseline", getInput("baseline"), problems);
-    const candidate = required("candidate", getInput("candidate"), problems);
-    if (baseline !== "" && baseline === candidate)
-        problems.push({
-            field: "candidate",
-            message: `must differ from baseline (both are ${JSON.stringify(baseline)})`,
-        });
-    const canaryRaw = oneOf("canary", getInput("canary"), ["pass", "fail"], "pass", problems);
-    const canary = getInput("canary").trim() === "" ? null : canaryRaw;
-    const comment = oneOf("comment", getInput("comment"), COMMENT_MODES, "always", problems);
-    const failOn = oneOf("fail-on", getInput("fail-on"), FAIL_ON, "reject-or-unresolved", problems);
-    const checkName = getInput("check-name").trim() || DEFAULT_CHECK_NAME;
-    const commentKey = getInput("comment-key").trim() || checkName;
-    const token = getInput("github-token").trim();
-    const prRaw = getInput("pull-request").trim();
-    let pullRequest = null;
-    if (prRaw !== "") {
-        if (/^#?[1-9][0-9]{0,9}$/.test(prRaw) && Number(prRaw.replace("#", "")) <= Number.MAX_SAFE_INTEGER)
-            pullRequest = Number(prRaw.replace("#", ""));
-        else
-            problems.push({
-                field: "pull-request",
-                message: `must be a pull request number (e.g. 42), got ${JSON.stringify(prRaw.slice(0, 80))}`,
-            });
-    }
-    const reportRaw = getInput("report-path").trim();
-    const reportPath = reportRaw !== "" ? (0,external_node_path_namespaceObject.resolve)(workspace, reportRaw) : (0,external_node_path_namespaceObject.join)(env.runnerTemp ?? workspace, DEFAULT_REPORT_NAME);
-    if (problems.length > 0) {
-        throw new errors_InputError(`The action's inputs are invalid (${problems.length} problem${problems.length === 1 ? "" : "s"}):`, problems);
-    }
-    const globsOf = (raw) => splitList(raw)
-        .filter(hasGlobChars)
-        .map((item) => toPosix((0,external_node_path_namespaceObject.relative)(workspace, (0,external_node_path_namespaceObject.resolve)(workspace, item))))
-        .filter((rel) => !rel.startsWith("..") && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
-    return {
-        results,
-        reviews,
-        globs: { results: globsOf(resultsRaw), reviews: globsOf(getInput("reviews")) },
-        policy,
-        baseline,
-        candidate,
-        canary,
-        token,
-        checkName,
-        commentKey,
-        comment,
-        failOn,
-        reportPath,
-        pullRequest,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/action/rank-inputs.ts
-/**
- * The action's inputs in rank mode (`models` set; docs/rank.md "In the action"). Every input the
- * two modes share is read by evaluate's own readInputs (same paths, globs, workspace checks and
- * messages), given stand-ins for the pair inputs rank mode does not have; the rank inputs are
- * checked here, and all problems are reported together in one InputError.
- */
-
-
-/** The default check name (and so comment key) in rank mode: not evaluate's, so both gates keep their own. */
-const DEFAULT_RANK_CHECK_NAME = "Model ranking";
-/** The rank mode's switch: a non-empty `models` input. */
-function isRankMode(getInput) {
-    return getInput("models").trim() !== "";
-}
-// Stand-ins for the pair inputs: a NUL cannot come from the runner's environment, so these can
-// neither clash with a real id nor reach a message (they are replaced before anything uses them).
-const STAND_IN_BASELINE = "\u0000rank-mode-baseline";
-const STAND_IN_CANDIDATE = "\u0000rank-mode-candidate";
-/** The evaluate-only inputs, with why each makes no sense in rank mode. */
-const EVALUATE_ONLY = [
-    [
-        "baseline",
-        "is for evaluate (one pair); with models set the action ranks: leave it empty, and name the production config with reference",
-    ],
-    ["canary", "is for evaluate (one pair); rank mode has no production canary: leave it empty"],
-];
-function readRankActionInputs(getInput, env, onPullRequest) {
-    const problems = [];
-    for (const [name, why] of EVALUATE_ONLY)
-        if (getInput(name).trim() !== "")
-            problems.push({ field: name, message: why });
-    const models = splitList(getInput("models"));
-    const seen = new Set();
-    for (const m of models) {
-        if (seen.has(m))
-            problems.push({ field: "models", message: `names ${JSON.stringify(m.slice(0, 200))} twice` });
-        seen.add(m);
-    }
-    if (seen.size < 2)
-        problems.push({
-            field: "models",
-            message: `needs at least 2 different model_config ids, separated by commas or newlines; got ${seen.size}`,
-        });
-    const member = (name) => {
-        const v = getInput(name).trim();
-        if (v === "")
-            return null;
-        if (seen.size >= 2 && !seen.has(v))
-            problems.push({
-                field: name,
-                message: `${JSON.stringify(v.slice(0, 200))} is not among the models: add it to models`,
-            });
-        return v;
-    };
-    const reference = member("reference");
-    const candidate = member("candidate");
-    let shared = null;
-    let sharedError = null;
-    try {
-        shared = readInputs((name) => {
-            if (name === "baseline")
-                return STAND_IN_BASELINE;
-            if (name === "candidate")
-                return STAND_IN_CANDIDATE;
-            if (name === "canary")
-                return "";
-            if (name === "check-name")
-                return getInput(name).trim() || DEFAULT_RANK_CHECK_NAME;
-            return getInput(name);
-        }, env, onPullRequest);
+        const st = await fh.stat();
+        if (!st.isFile())
+            throw new NotRegularFileError(path, describeKind(st));
     }
     catch (error) {
-        if (!(error instanceof errors_InputError))
-            throw error;
-        sharedError = error;
+        await fh.close().catch(() => undefined);
+        throw error;
     }
-    if (sharedError !== null || problems.length > 0 || shared === null) {
-        const all = [...(sharedError?.problems ?? []), ...problems];
-        const total = (sharedError?.total ?? 0) + problems.length;
-        throw new errors_InputError(`The action's inputs are invalid (${total} problem${total === 1 ? "" : "s"}):`, all, total);
+    return fh;
+}
+/** openRegularFile, synchronously: returns a file descriptor. */
+function openRegularFileSync(path) {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, READ_FLAGS);
+    try {
+        const st = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        if (!st.isFile())
+            throw new NotRegularFileError(path, describeKind(st));
     }
-    return {
-        ...shared,
-        baseline: "",
-        candidate: candidate ?? "",
-        canary: null,
-        rank: { models, reference, candidate },
-    };
+    catch (error) {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+        throw error;
+    }
+    return fd;
+}
+/** The file is larger than a reader's cap (found while reading, not after). */
+class FileTooLargeError extends Error {
+    path;
+    maxBytes;
+    constructor(path, maxBytes) {
+        super(`the file is larger than ${maxBytes} bytes`);
+        this.path = path;
+        this.maxBytes = maxBytes;
+        this.name = "FileTooLargeError";
+    }
+}
+/**
+ * The whole of a regular file, at most `maxBytes` bytes: reading stops as soon as the file is
+ * known to be larger (FileTooLargeError), so memory stays within the cap whatever the file is.
+ */
+async function readRegularFile(path, maxBytes) {
+    const fh = await openRegularFile(path);
+    try {
+        // One byte more than the cap tells "exactly the cap" from "larger".
+        const buf = Buffer.alloc(Math.min(maxBytes + 1, 64 * 1024));
+        const chunks = [];
+        let total = 0;
+        for (;;) {
+            const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, maxBytes + 1 - total), null);
+            if (bytesRead === 0)
+                break;
+            total += bytesRead;
+            if (total > maxBytes)
+                throw new FileTooLargeError(path, maxBytes);
+            chunks.push(Buffer.from(buf.subarray(0, bytesRead)));
+        }
+        return Buffer.concat(chunks, total);
+    }
+    finally {
+        await fh.close().catch(() => undefined);
+    }
+}
+/**
+ * readRegularFile for a user's input: every failure is one InputError naming `role` and the path
+ * as the user gave it (`shown`).
+ */
+async function readInputFile(path, shown, role, maxBytes) {
+    try {
+        return await readRegularFile(path, maxBytes);
+    }
+    catch (error) {
+        throw inputFileError(error, shown, role);
+    }
+}
+/** Why an input file could not be read, in words; null when `error` is a bug, not the file. */
+function inputFileProblem(error) {
+    if (error instanceof NotRegularFileError)
+        return `it is ${error.kind}, not a regular file`;
+    if (error instanceof FileTooLargeError)
+        return `it is larger than the limit of ${error.maxBytes} bytes`;
+    if (error?.code !== undefined)
+        return describeFsCode(error);
+    return null;
+}
+/** The InputError for a failed read of an input file, or `error` itself when it is a bug. */
+function inputFileError(error, shown, role) {
+    const why = inputFileProblem(error);
+    return why === null ? error : new errors_InputError(`Cannot read the ${role} ${shown}: ${why}.`);
+}
+const APPEND_FLAGS = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT | external_node_fs_namespaceObject.constants.O_NONBLOCK | external_node_fs_namespaceObject.constants.O_NOCTTY;
+/**
+ * Appends to a regular file (created if missing), as the runner's GITHUB_STEP_SUMMARY expects.
+ * Anything else is refused before a byte is written (a FIFO without a reader fails at once: ENXIO).
+ */
+async function appendToRegularFile(path, data) {
+    const fh = await (0,promises_namespaceObject.open)(path, APPEND_FLAGS, 0o666);
+    try {
+        const st = await fh.stat();
+        if (!st.isFile())
+            throw Object.assign(new Error(`${path} is ${describeKind(st)}`), { code: "ENOTREGULAR" });
+        await fh.writeFile(data, "utf8");
+    }
+    finally {
+        await fh.close().catch(() => undefined);
+    }
+}
+/** Device and inode: the file's identity, whatever the path (hard links, symbolic links, `..`). */
+function identity(st) {
+    return `${st.dev}:${st.ino}`;
+}
+/** The real path of `path` if it exists, else the real path of its directory plus its name. */
+function realTarget(path) {
+    try {
+        return (0,external_node_fs_namespaceObject.realpathSync)(path);
+    }
+    catch {
+        try {
+            return (0,external_node_path_namespaceObject.join)((0,external_node_fs_namespaceObject.realpathSync)((0,external_node_path_namespaceObject.dirname)(path)), (0,external_node_path_namespaceObject.basename)(path));
+        }
+        catch {
+            return path;
+        }
+    }
+}
+/**
+ * Why `path` must not be written, or null when it may be: it is (after symbolic links, or as a
+ * hard link: same device and inode) one of `inputs`, or it exists and is not a regular file.
+ * A missing file or directory is not a problem here (the write says so).
+ */
+function outputTargetProblem(path, inputs) {
+    let st;
+    try {
+        st = (0,external_node_fs_namespaceObject.statSync)(path);
+    }
+    catch {
+        st = null;
+    }
+    if (st !== null && !st.isFile())
+        return `it is ${describeKind(st)}; only a regular file is replaced`;
+    const real = realTarget(path);
+    for (const input of inputs) {
+        let same = realTarget(input.path) === real;
+        if (!same && st !== null) {
+            try {
+                same = identity((0,external_node_fs_namespaceObject.statSync)(input.path)) === identity(st);
+            }
+            catch {
+                // an input that does not exist cannot be overwritten
+            }
+        }
+        if (same)
+            return `it is the input ${input.shown}; writing there would replace it`;
+    }
+    return null;
+}
+/** outputTargetProblem as an InputError naming `role` (e.g. "--report"), thrown before reading. */
+function checkOutputTarget(path, shown, role, inputs) {
+    const problem = outputTargetProblem(path, inputs);
+    if (problem !== null)
+        throw new InputError(`Refusing to write ${role} ${shown}: ${problem}. Nothing was read or written.`);
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
@@ -52835,7 +52818,7 @@ function partial(Class, schema, mask, name = "partial") {
         ((value, key) => (selected && !selected.has(key) ? value : new Class({ type: "optional", innerType: value }))));
     return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
 }
-function util_required(Class, schema, mask) {
+function required(Class, schema, mask) {
     const selected = mask ? new Set(maskedKeys(schema, mask)) : undefined;
     const newShape = {};
     mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key) => 
@@ -61219,7 +61202,7 @@ const ZodObject = /*@__PURE__*/ $constructor("ZodObject", (inst, def) => {
         return partial(ZodExactOptional, this, args[0], "exactPartial");
     },
     required(...args) {
-        return util_required(ZodNonOptional, this, args[0]);
+        return required(ZodNonOptional, this, args[0]);
     },
 });
 function object(shape, params) {
@@ -62045,6 +62028,7 @@ function parseDate(input, example) {
 
 
 
+
 /** Largest policy text accepted, in UTF-8 bytes (64 KiB). A real policy is well under 2 KiB. */
 const MAX_POLICY_BYTES = 64 * 1024;
 /**
@@ -62109,7 +62093,7 @@ function load_policy_fail(file, problems) {
         (a.field ?? "").localeCompare(b.field ?? "") ||
         a.message.localeCompare(b.message));
     const n = problems.length;
-    throw new errors_InputError(`Invalid policy file ${file}: ${n} problem${n === 1 ? "" : "s"}`, problems, n);
+    throw new errors_InputError(`Invalid policy file ${file}: ${words_plural(n, "problem")}`, problems, n);
 }
 // ---------------------------------------------------------------------------------------------
 // Pass 1: text
@@ -62304,7 +62288,7 @@ function fromResult(r, input, ctx) {
 }
 const load_policy_custom = (parse) => unknown().transform((v, ctx) => fromResult(parse(v), v, ctx));
 const threshold = (spec) => load_policy_custom((v) => parseThreshold(v, spec));
-function load_policy_oneOf(values) {
+function oneOf(values) {
     return schemas_enum(values, {
         error: (iss) => `expected one of ${values.join(", ")}; got ${describeValue(iss.input)}`,
     });
@@ -62358,11 +62342,11 @@ const acceptIfSchema = strictObject({
 }, mapping);
 const marginSchema = strictObject({
     confidence: confidenceField.optional(),
-    quantile: load_policy_oneOf(["t", "z"]).optional(),
+    quantile: oneOf(["t", "z"]).optional(),
     power: powerField.optional(),
-    standard_error: load_policy_oneOf(["paired", "clustered"]).optional(),
-    cluster_correction: load_policy_oneOf(["cr2", "cr1"]).optional(),
-    validity_bound: load_policy_oneOf(["exact", "pessimistic"]).optional(),
+    standard_error: oneOf(["paired", "clustered"]).optional(),
+    cluster_correction: oneOf(["cr2", "cr1"]).optional(),
+    validity_bound: oneOf(["exact", "pessimistic"]).optional(),
 }, mapping);
 const referenceField = load_policy_custom((v) => typeof v === "string" && v.trim() !== ""
     ? { ok: true, value: v }
@@ -62372,20 +62356,20 @@ const referenceField = load_policy_custom((v) => typeof v === "string" && v.trim
     });
 /** How `model-gate rank` and the action's rank mode gate (docs/rank.md "Gating"). */
 const rankSchema = strictObject({
-    require: load_policy_oneOf(RANK_REQUIREMENTS).optional(),
+    require: oneOf(RANK_REQUIREMENTS).optional(),
     reference: referenceField.optional(),
 }, mapping);
 const policySchema = strictObject({
     owner: ownerField,
     revisit: load_policy_custom((v) => parseDate(v, "2027-03-31")),
-    on_expired: load_policy_oneOf(["warn", "neutral", "fail"]).optional(),
-    infra_errors: load_policy_oneOf(["exclude", "count_as_fail"]).optional(),
+    on_expired: oneOf(["warn", "neutral", "fail"]).optional(),
+    infra_errors: oneOf(["exclude", "count_as_fail"]).optional(),
     require_same_harness: booleanField.optional(),
     accept_if: acceptIfSchema,
     margin: marginSchema.optional(),
-    on_unresolved: load_policy_oneOf(["fail", "neutral"]).optional(),
+    on_unresolved: oneOf(["fail", "neutral"]).optional(),
     rank: rankSchema.optional(),
-    reruns: load_policy_oneOf(["latest", "pool", "fail"]).optional(),
+    reruns: oneOf(["latest", "pool", "fail"]).optional(),
 }, mapping);
 const ALLOWED_KEYS = new Map([
     [pathKey([]), Object.keys(policySchema.shape)],
@@ -62568,4395 +62552,1395 @@ function isExpired(policy, today) {
     return today > policy.revisit;
 }
 
-;// CONCATENATED MODULE: ./src/core/quote.ts
-/**
- * How the gate shows a string from its input inside a message: JSON-quoted, cut to a readable
- * length, with every character that could drive a terminal or reorder the message's text
- * escaped. Shared by the reader's messages and the core's.
- */
-const SHOWN_STRING_LENGTH = 60;
-/** Shown escaped in messages besides what JSON escapes: DEL, C1, line separators, bidi controls. */
-const ESCAPED_IN_MESSAGES = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** The same plus C0, for a text quoted raw (a parser's message quotes the line as it is). */
-const ESCAPED_IN_RAW_TEXT = new RegExp(`[\\u0000-\\u001f${ESCAPED_IN_MESSAGES.source.slice(1)}`, "g");
-function quote_escapeChar(c) {
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-}
-/** JSON-quoted and cut to a readable length. Control characters come out escaped (JSON escapes
- * C0; DEL, C1, line separators and bidi controls are escaped here too), so a message cannot drive
- * a terminal or reorder its own text. */
-function quote(s) {
-    return quoteUpTo(s, SHOWN_STRING_LENGTH);
-}
-/** quote() with its own length (e.g. a revision shown whole, to be copied into a flag). */
-function quoteUpTo(s, max) {
-    const shown = s.length <= max ? s : s.slice(0, max);
-    const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, quote_escapeChar);
-    return shown === s ? text : `${text}… (${s.length} characters)`;
-}
-/** A text that quotes input raw (e.g. V8's JSON.parse message), with C0 controls escaped too. */
-function escapeRawText(text) {
-    return text.replace(ESCAPED_IN_RAW_TEXT, quote_escapeChar);
-}
+;// CONCATENATED MODULE: ./src/core/policy/policy-bytes.ts
 
-;// CONCATENATED MODULE: ./src/core/rank/model-labels.ts
-/**
- * Short labels for model ids that stay distinct (docs/rank.md "Output"). Leaderboard ids often
- * share a long prefix ("20251118_mini-v1.15.0_gemini-3-pro-preview-20251118" and its neighbours),
- * and a hostile export can hold ids that differ only after 200 characters: cutting every id to its
- * first N characters makes them one label. Here an id longer than the budget keeps its start, the
- * stretch where it first differs from the ids closest to it, and its end, with "…" where it is
- * cut; two ids never get the same label (where a cut would make two equal, those labels grow until
- * they differ — at worst to the whole id).
- */
 
-/** The ellipsis that marks a cut (Mermaid's labels use ".."). */
-const CUT = "…";
 /**
- * Where a part of an id ends: the window on the difference starts after the nearest strong one
- * ("20251118_mini-v1.15.0_gemini-3-pro" shows "gemini-3-pro"), else after a weak one.
+ * The policy's text from its bytes. Bytes that are not UTF-8 are an error naming the line:
+ * decoding them as U+FFFD would alter the text shown (e.g. the owner) and the sha256 in the
+ * provenance, which is computed over the text and would no longer match the file.
  */
-const STRONG_SEPARATORS = new Set(["_", "/", ":", "@", " "]);
-const WEAK_SEPARATORS = new Set(["-", "."]);
-/** The last position p in [from, to) with id[p] in `set`; −1 when none. */
-function lastIndexIn(id, set, from, to) {
-    for (let p = to - 1; p >= from; p--)
-        if (set.has(id[p]))
-            return p;
-    return -1;
-}
-/** Longer than any label: model ids are at most 4,096 characters (src/read/limits.ts). */
-const WHOLE_ID_CHARS = 8192;
-/** Length of the common prefix of two code-point arrays. */
-function commonPrefix(x, y) {
-    const n = Math.min(x.length, y.length);
+function decodePolicyText(bytes, shownPath) {
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if ((0,external_node_buffer_.isUtf8)(buffer))
+        return buffer.toString("utf8");
+    // The first byte where a lossy round trip differs is where the invalid sequence starts.
+    const back = Buffer.from(buffer.toString("utf8"), "utf8");
     let i = 0;
-    while (i < n && x[i] === y[i])
+    while (i < buffer.length && buffer[i] === back[i])
         i++;
-    return i;
-}
-/** Length of the common suffix of two code-point arrays. */
-function commonSuffix(x, y) {
-    const n = Math.min(x.length, y.length);
-    let i = 0;
-    while (i < n && x[x.length - 1 - i] === y[y.length - 1 - i])
-        i++;
-    return i;
-}
-function compare(x, y) {
-    const n = Math.min(x.length, y.length);
-    for (let i = 0; i < n; i++) {
-        const a = x[i];
-        const b = y[i];
-        if (a !== b)
-            return a < b ? -1 : 1;
-    }
-    return x.length - y.length;
-}
-/**
- * For each id, the longest prefix (and suffix) it shares with another id: found among its
- * neighbours in sorted order (of the ids, and of the reversed ids). The prefix's length is where
- * the id first differs from the id closest to it.
- */
-function sharedEnds(cps) {
-    const n = cps.length;
-    const late = new Array(n).fill(0);
-    const suffix = new Array(n).fill(0);
-    const longest = (out, order, shared) => {
-        for (let p = 0; p + 1 < n; p++) {
-            const i = order[p];
-            const j = order[p + 1];
-            const l = shared(i, j);
-            out[i] = Math.max(out[i], l);
-            out[j] = Math.max(out[j], l);
-        }
-    };
-    const byStart = cps.map((_, i) => i).sort((i, j) => compare(cps[i] ?? [], cps[j] ?? []));
-    longest(late, byStart, (i, j) => commonPrefix(cps[i] ?? [], cps[j] ?? []));
-    const reversed = cps.map((c) => [...c].reverse());
-    const byEnd = cps.map((_, i) => i).sort((i, j) => compare(reversed[i] ?? [], reversed[j] ?? []));
-    longest(suffix, byEnd, (i, j) => commonSuffix(cps[i] ?? [], cps[j] ?? []));
-    return { late, suffix };
-}
-/**
- * Where the part of the id holding position `at` starts (after a separator), looking back at most
- * `reach` characters; −1 when there is no separator that near.
- */
-function partStart(id, at, reach) {
-    const from = Math.max(0, at - reach);
-    for (const separators of [STRONG_SEPARATORS, WEAK_SEPARATORS]) {
-        const p = lastIndexIn(id, separators, from, at);
-        if (p >= 0)
-            return p + 1;
-    }
-    return -1;
-}
-/**
- * One id cut to about `budget` code points: whole when it fits; else its start and end with the
- * first difference (`at`: the first position where it differs from its closest id) kept in view,
- * from the start of the part that holds it.
- */
-function cut(id, budget, at, mark) {
-    const b = Math.max(4, budget);
-    if (id.length <= b)
-        return id.join("");
-    const keep = b - 1;
-    const tail = Math.max(1, Math.floor(keep / 4));
-    const head = keep - tail;
-    // The difference is within the start (or there is none): start … end.
-    if (at < head || at >= id.length)
-        return [...id.slice(0, head), mark, ...id.slice(id.length - tail)].join("");
-    // The rest of the id from the differing part fits: start … that part to the end.
-    const part = partStart(id, at, keep - 2);
-    if (part >= 0 && id.length - part <= keep - 1)
-        return [...id.slice(0, keep - (id.length - part)), mark, ...id.slice(part)].join("");
-    // Start … the stretch from the differing part on … end.
-    const keep2 = b - 2;
-    const start = Math.max(1, Math.floor(keep2 / 4));
-    const end = Math.max(1, Math.floor(keep2 / 6));
-    const middle = keep2 - start - end;
-    const near = partStart(id, at, middle - 1);
-    const from = Math.max(start, near >= 0 ? near : at - Math.floor(middle / 4));
-    const to = Math.min(id.length - end, from + middle);
-    return [...id.slice(0, start), mark, ...id.slice(from, to), mark, ...id.slice(id.length - end)].join("");
-}
-/**
- * Labels for `ids` (distinct strings), each at most about `maxChars` code points where that keeps
- * the labels distinct, aligned with `ids`. Equal ids get equal labels.
- */
-function distinctLabels(ids, maxChars, mark = CUT) {
-    const cps = ids.map((id) => Array.from(typeof id === "string" ? id : String(id)));
-    const { late, suffix } = sharedEnds(cps);
-    // The window shows where the id first differs from the id closest to it.
-    const at = late;
-    const budget = cps.map(() => maxChars);
-    const labels = cps.map((c, i) => cut(c, maxChars, at[i], mark));
-    // Each round at least doubles a colliding label's budget, and a budget of the id's length is
-    // the id itself, so this ends.
-    for (;;) {
-        const owners = new Map();
-        labels.forEach((l, i) => {
-            const set = owners.get(l) ?? new Set();
-            set.add(ids[i]);
-            owners.set(l, set);
-        });
-        let grew = false;
-        labels.forEach((l, i) => {
-            if ((owners.get(l)?.size ?? 0) < 2)
-                return;
-            const c = cps[i] ?? [];
-            if (l === c.join(""))
-                return;
-            if (at[i] !== late[i])
-                at[i] = late[i];
-            else
-                budget[i] = Math.min(c.length, Math.max(2 * budget[i], maxChars + suffix[i]));
-            labels[i] = cut(c, budget[i], at[i], mark);
-            grew = true;
-        });
-        if (!grew)
-            return labels;
-    }
-}
-/** distinctLabels as a lookup by id. */
-function labelMap(ids, maxChars) {
-    const labels = distinctLabels(ids, maxChars);
-    return new Map(ids.map((id, i) => [id, labels[i]]));
-}
-/** Each id JSON-quoted (quote.ts's escapes) as its distinct label of about `maxChars`: for messages. */
-function quotedModels(ids, maxChars = 60) {
-    const labels = labelMap(ids, maxChars);
-    return (id) => quoteUpTo(labels.get(id) ?? id, WHOLE_ID_CHARS);
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-gate.ts
-/**
- * The rank gate (docs/rank.md "Gating"): what the policy's `rank.require` asks of the candidate,
- * decided from the ranking alone (the Holm-adjusted pairs and the models that could be first).
- * Accept when the evidence shows the requirement holds, reject when it orders the candidate out,
- * unresolved otherwise; like evaluate, a tie is never read as a pass.
- */
-
-
-
-/**
- * The gate's inputs are consistent, checked before anything is computed (and by the shells before the export is read): a candidate
- * when the requirement is about one, among the ranked models; a reference for above_reference,
- * other than the candidate. `models` null: every model of the export (not known yet).
- */
-function checkRankGate(require, candidate, reference, models) {
-    if (candidate === null) {
-        if (require !== "top_resolved")
-            throw new errors_InputError(`The policy's rank.require is ${require}: name the candidate (the action's candidate input, the CLI's --candidate).`);
-        return;
-    }
-    if (models !== null && !models.includes(candidate))
-        throw new errors_InputError(`The candidate ${quote(candidate)} is not among the ranked models (${models.map(quote).join(", ")}): add it to the models.`);
-    if (require === "above_reference") {
-        if (reference === null)
-            throw new errors_InputError("The policy's rank.require is above_reference: name the reference (the policy's rank.reference, the action's reference input, the CLI's --reference).");
-        if (reference === candidate)
-            throw new errors_InputError(`The candidate and the reference are the same model (${quote(candidate)}): above_reference compares two models.`);
-    }
-}
-function rank_gate_plural(n, one, many) {
-    return `${n} ${n === 1 ? one : many}`;
-}
-/** The models the pairs order above `model`, in the report's leaderboard order. */
-function orderedAbove(report, model) {
-    const above = new Set();
-    for (const p of report.pairs) {
-        if (p.a === model && p.relation === "b_better")
-            above.add(p.b);
-        if (p.b === model && p.relation === "a_better")
-            above.add(p.a);
-    }
-    return report.models.map((m) => m.model).filter((m) => above.has(m));
-}
-/** The models the pairs order below `model`, in the report's leaderboard order. */
-function orderedBelow(report, model) {
-    const below = new Set();
-    for (const p of report.pairs) {
-        if (p.a === model && p.relation === "a_better")
-            below.add(p.b);
-        if (p.b === model && p.relation === "b_better")
-            below.add(p.a);
-    }
-    return report.models.map((m) => m.model).filter((m) => below.has(m));
-}
-function listed(models, q) {
-    const shown = models.slice(0, 5).map(q).join(", ");
-    return models.length > 5 ? `${shown}, …` : shown;
-}
-/** The gate's verdict on a ranking. Pure; checkRankGate has accepted its inputs. */
-function rankGate(report, require, candidate) {
-    const out = (verdict, reason) => ({
-        require,
-        candidate,
-        verdict,
-        reasons: [reason],
-    });
-    const first = report.could_be_first;
-    const q = quotedModels(report.models.map((m) => m.model));
-    if (require === "top_resolved") {
-        return report.top_resolved && report.top !== null
-            ? out("accept", `The top is resolved: ${q(report.top)} is ordered above every other model.`)
-            : out("unresolved", `The top is unresolved: ${rank_gate_plural(first.length, "model", "models")} could be first (${listed(first, q)}): no model is ordered above ${first.length === 1 ? "it" : "them"}, and none is ordered above every other.`);
-    }
-    const c = candidate ?? "";
-    const model = report.models.find((m) => m.model === c);
-    if (model === undefined)
-        throw new errors_InputError(`The candidate ${quote(c)} is not among the ranked models.`);
-    if (require === "top_group")
-        return topGroupGate(report, c, out, q);
-    const reference = report.reference ?? "";
-    const pair = report.pairs.find((p) => (p.a === c && p.b === reference) || (p.a === reference && p.b === c));
-    if (pair === undefined)
-        throw new errors_InputError(`The reference ${quote(reference)} is not among the ranked models.`);
-    const candidateAbove = pair.relation === "unresolved" ? null : (pair.relation === "a_better") === (pair.a === c);
-    if (candidateAbove === true)
-        return out("accept", `${q(c)} is ordered above the reference ${q(reference)}.`);
-    if (candidateAbove === false)
-        return out("reject", `The reference ${q(reference)} is ordered above ${q(c)}.`);
-    const why = pair.unresolved_by === "validity"
-        ? "the open validity labels alone can decide their order"
-        : "run variance keeps them apart by less than the adjusted confidence bounds";
-    return out("unresolved", `${q(c)} and the reference ${q(reference)} are not ordered: ${why}.`);
-}
-/**
- * top_group: the candidate is in the top group — the models that could be first (no model is
- * ordered above them) — and the evidence separates it from the rest: it is ordered above every
- * model that could not be first. Reject when a model is ordered above it; unresolved otherwise.
- */
-function topGroupGate(report, c, out, q) {
-    const above = orderedAbove(report, c);
-    if (above.length > 0)
-        return out("reject", `${q(c)} could not be first: ${rank_gate_plural(above.length, "model is", "models are")} ordered above it (${listed(above, q)}).`);
-    const first = new Set(report.could_be_first);
-    const rest = report.models.map((m) => m.model).filter((m) => !first.has(m));
-    if (rest.length === 0)
-        return out("unresolved", `${q(c)} could be first, but so could every one of the ${report.models.length} models: the evidence separates no top group from the rest.`);
-    const below = new Set(orderedBelow(report, c));
-    const notBelow = rest.filter((m) => !below.has(m));
-    if (notBelow.length === 0)
-        return out("accept", `${q(c)} is in the top group: it could be first (no model is ordered above it), and it is ordered above every model that could not (${rank_gate_plural(rest.length, "model", "models")}).`);
-    return out("unresolved", `${q(c)} could be first (no model is ordered above it), but it is not ordered above ${rank_gate_plural(notBelow.length, "model", "models")} that could not (${listed(notBelow, q)}).`);
-}
-
-;// CONCATENATED MODULE: ./src/core/model.ts
-/**
- * Domain types shared by the reader, the statistics, the decision and the report.
- * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
- */
-const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
-/** The index of a validity in VALIDITIES (the readers' label columns store it as a small number). */
-function validityCode(v) {
-    return v === "unreviewed" ? 0 : v === "valid" ? 1 : v === "broken" ? 2 : 3;
-}
-const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
-/**
- * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
- * letters in any case) is reserved to say "no revision is known": the importers write
- * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
- * it never satisfies "same harness revision" and fails "real harness revisions" (docs/spec.md §4.2
- * "Placeholder harness revisions").
- */
-const PLACEHOLDER_REVISION_PREFIX = "unknown:";
-function isPlaceholderRevision(revision) {
-    return /^unknown(?::|$)/i.test(revision);
-}
-/**
- * The benchmark of a task whose rows name none (docs/spec.md §1.1 `benchmark`): an export without
- * the field is one benchmark of this name.
- */
-const DEFAULT_BENCHMARK = "default";
-/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
-function compareCodeUnits(a, b) {
-    return a < b ? -1 : a > b ? 1 : 0;
-}
-/** A TaskTable over records already made. */
-class RecordTable {
-    records;
-    constructor(records) {
-        this.records = records;
-    }
-    get length() {
-        return this.records.length;
-    }
-    record(i) {
-        const t = this.records[i];
-        if (t === undefined)
-            throw new Error(`TaskTable: no task ${i} (of ${this.records.length})`);
-        return t;
-    }
-    datasetRevision(i) {
-        return this.record(i).datasetRevision;
-    }
-    taskId(i) {
-        return this.record(i).taskId;
-    }
-    validity(i) {
-        return this.record(i).validity;
-    }
-    reviewRevision(i) {
-        return this.record(i).reviewRevision;
-    }
-    cluster(i) {
-        return this.record(i).cluster;
-    }
-    benchmark(i) {
-        return this.record(i).benchmark ?? DEFAULT_BENCHMARK;
-    }
-    baseline(i) {
-        return this.record(i).baseline;
-    }
-    candidate(i) {
-        return this.record(i).candidate;
-    }
-    evidence(i) {
-        return this.record(i).evidence;
-    }
-    labelCount(i) {
-        return this.record(i).history.length;
-    }
-    lastLabelRevision(i) {
-        const h = this.record(i).history;
-        return h[h.length - 1]?.revision ?? -1;
-    }
-    history(i) {
-        return this.record(i).history;
-    }
-    eventRevision(i, k) {
-        return this.event(this.history(i), i, k).revision;
-    }
-    eventValidity(i, k) {
-        return this.event(this.history(i), i, k).validity;
-    }
-    eventFile(i, k) {
-        return this.event(this.history(i), i, k).source.file;
-    }
-    eventLine(i, k) {
-        return this.event(this.history(i), i, k).source.line;
-    }
-    event(history, i, k) {
-        const e = history[k];
-        if (e === undefined)
-            throw new Error(`TaskTable: task ${i} has no event ${k}`);
-        return e;
-    }
-}
-/** Records as a TaskTable (they are not copied: never modify them). */
-function recordTable(records) {
-    return new RecordTable(records);
-}
-/** A table with some tasks' records replaced (task index → record); the others read through. */
-class OverlayTable {
-    base;
-    replaced;
-    constructor(base, replaced) {
-        this.base = base;
-        this.replaced = replaced;
-    }
-    get length() {
-        return this.base.length;
-    }
-    record(i) {
-        return this.replaced.get(i) ?? this.base.record(i);
-    }
-    datasetRevision(i) {
-        return this.replaced.get(i)?.datasetRevision ?? this.base.datasetRevision(i);
-    }
-    taskId(i) {
-        return this.replaced.get(i)?.taskId ?? this.base.taskId(i);
-    }
-    validity(i) {
-        return this.replaced.get(i)?.validity ?? this.base.validity(i);
-    }
-    reviewRevision(i) {
-        return this.replaced.get(i)?.reviewRevision ?? this.base.reviewRevision(i);
-    }
-    cluster(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.cluster(i) : r.cluster;
-    }
-    benchmark(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.benchmark(i) : (r.benchmark ?? DEFAULT_BENCHMARK);
-    }
-    baseline(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.baseline(i) : r.baseline;
-    }
-    candidate(i) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.candidate(i) : r.candidate;
-    }
-    evidence(i) {
-        return this.replaced.get(i)?.evidence ?? this.base.evidence(i);
-    }
-    labelCount(i) {
-        return this.replaced.get(i)?.history.length ?? this.base.labelCount(i);
-    }
-    lastLabelRevision(i) {
-        const r = this.replaced.get(i);
-        if (r === undefined)
-            return this.base.lastLabelRevision(i);
-        return r.history[r.history.length - 1]?.revision ?? -1;
-    }
-    history(i) {
-        return this.replaced.get(i)?.history ?? this.base.history(i);
-    }
-    eventRevision(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventRevision(i, k) : recordTable([r]).eventRevision(0, k);
-    }
-    eventValidity(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
-    }
-    eventFile(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
-    }
-    eventLine(i, k) {
-        const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
-    }
-}
-/**
- * The same tasks with some records replaced (e.g. relabelled): only those are held, so a view of a
- * 10⁶-task Dataset that changes a few labels costs what it changes.
- */
-function model_withReplacedRecords(table, replaced) {
-    return replaced.size === 0 ? table : new OverlayTable(table, replaced);
-}
-/** Every task of a table as a record, in table order. */
-function tableRecords(table) {
-    const out = [];
-    for (let i = 0; i < table.length; i++)
-        out.push(table.record(i));
-    return out;
-}
-/** The benchmarks of a Dataset's tasks, sorted (docs/spec.md §1.1 `benchmark`). */
-function datasetBenchmarks(dataset) {
-    return dataset.benchmarks ?? DEFAULT_BENCHMARK_LIST;
-}
-const DEFAULT_BENCHMARK_LIST = Object.freeze([DEFAULT_BENCHMARK]);
-
-;// CONCATENATED MODULE: ./src/core/task-table-view.ts
-class TableView {
-    tables;
-    which;
-    index;
-    constructor(tables, which, index) {
-        this.tables = tables;
-        this.which = which;
-        this.index = index;
-    }
-    get length() {
-        return this.index.length;
-    }
-    table(i) {
-        const t = this.tables[this.which === null ? 0 : this.which[i]];
-        if (t === undefined || i < 0 || i >= this.index.length) {
-            throw new Error(`TaskTable view: no task ${i} (of ${this.index.length})`);
-        }
-        return t;
-    }
-    at(i) {
-        return this.index[i];
-    }
-    datasetRevision(i) {
-        return this.table(i).datasetRevision(this.at(i));
-    }
-    taskId(i) {
-        return this.table(i).taskId(this.at(i));
-    }
-    validity(i) {
-        return this.table(i).validity(this.at(i));
-    }
-    reviewRevision(i) {
-        return this.table(i).reviewRevision(this.at(i));
-    }
-    cluster(i) {
-        return this.table(i).cluster(this.at(i));
-    }
-    benchmark(i) {
-        return this.table(i).benchmark(this.at(i));
-    }
-    baseline(i) {
-        return this.table(i).baseline(this.at(i));
-    }
-    candidate(i) {
-        return this.table(i).candidate(this.at(i));
-    }
-    evidence(i) {
-        return this.table(i).evidence(this.at(i));
-    }
-    labelCount(i) {
-        return this.table(i).labelCount(this.at(i));
-    }
-    lastLabelRevision(i) {
-        return this.table(i).lastLabelRevision(this.at(i));
-    }
-    eventRevision(i, k) {
-        return this.table(i).eventRevision(this.at(i), k);
-    }
-    eventValidity(i, k) {
-        return this.table(i).eventValidity(this.at(i), k);
-    }
-    eventFile(i, k) {
-        return this.table(i).eventFile(this.at(i), k);
-    }
-    eventLine(i, k) {
-        return this.table(i).eventLine(this.at(i), k);
-    }
-    history(i) {
-        return this.table(i).history(this.at(i));
-    }
-    record(i) {
-        return this.table(i).record(this.at(i));
-    }
-}
-/** Task i of the view is task index[i] of tables[which[i]] (which null: every task from tables[0]). */
-function tableView(tables, which, index) {
-    if (which !== null && which.length !== index.length)
-        throw new Error("tableView: which and index differ in length");
-    return new TableView(tables, which, index);
-}
-
-;// CONCATENATED MODULE: ./src/core/decision/format.ts
-/** Relative tolerance for "observed equals the threshold" (absorbs 3.7/100 ≠ 0.037 style noise). */
-const THRESHOLD_TOLERANCE = 1e-12;
-/** Does `observed` satisfy `OP value`? Equality is judged with a 1e-12 relative tolerance. */
-function satisfies(observed, t) {
-    const equal = Math.abs(observed - t.value) <= THRESHOLD_TOLERANCE * Math.max(1, Math.abs(t.value));
-    switch (t.op) {
-        case ">=":
-            return equal || observed > t.value;
-        case ">":
-            return !equal && observed > t.value;
-        case "<=":
-            return equal || observed < t.value;
-        case "<":
-            return !equal && observed < t.value;
-    }
-}
-/** A figure with 4 decimals and a true minus sign, e.g. "0.0118", "−0.0123". */
-function num(x, digits = 4) {
-    const s = Math.abs(x).toFixed(digits);
-    return x < 0 && Number(s) !== 0 ? `\u2212${s}` : s;
-}
-/** A fraction as a percentage with at most 2 decimals, e.g. 0.037037 → "3.7%", 0.01 → "1%". */
-function pct(x) {
-    const s = String(Number((x * 100).toFixed(2)));
-    return `${s.startsWith("-") ? `\u2212${s.slice(1)}` : s}%`;
-}
-/** δ₀ as written in a threshold: 0 → "0", 0.01 → "+1%", −0.01 → "-1%". */
-function delta0Text(delta0) {
-    if (delta0 === 0)
-        return "0";
-    const p = String(Number((Math.abs(delta0) * 100).toPrecision(12)));
-    return `${delta0 > 0 ? "+" : "-"}${p}%`;
-}
-/** "1 task" / "2 tasks" (words.ts). */
-
-/**
- * An untrusted value (a revision, a path) is shown in a sentence with at most this many code
- * points, a longer one shortened with "…": the sentence, its advice above all, stays whole and
- * short, and the whole value is in the report's own fields (observed, provenance).
- */
-const SHOWN_VALUE_CHARS = 100;
-/** Values a sentence names before "and N more". */
-const SHOWN_VALUES = 3;
-/** One untrusted value as a sentence shows it (see SHOWN_VALUE_CHARS). */
-function shownValue(value) {
-    const cps = Array.from(value);
-    return cps.length > SHOWN_VALUE_CHARS ? `${cps.slice(0, SHOWN_VALUE_CHARS - 1).join("")}…` : value;
-}
-/**
- * Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none,
- * with its reason (a model's revisions are empty only when it has no rows).
- */
-function shownList(values, empty = "none (no rows)") {
-    if (values.length === 0)
-        return empty;
-    const shown = values.slice(0, SHOWN_VALUES).map(shownValue).join(", ");
-    const rest = values.length - SHOWN_VALUES;
-    return rest > 0 ? `${shown} and ${rest} more` : shown;
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/task-columns.ts
-/**
- * The per-task inputs of the model figures and the margin, as arrays in dataset order (issue 15).
- * evaluate() reads every task three times (the margin, then each model's figures), and the verdict
- * by review revision evaluates again per revision: at 500,000 tasks each walk over the tasks is
- * mostly cache misses, so they are read once here. The labels as of an earlier review revision
- * (history/labels-as-of.ts) replace the label column alone: no record is copied for them.
- */
-
-// A label is one byte: validityCode, its index in VALIDITIES.
-const VALID_CODE = validityCode("valid");
-const BROKEN_CODE = validityCode("broken");
-const DISPUTED_CODE = validityCode("disputed");
-/** Columns by dataset: a Dataset is never modified once built (model.ts). */
-const known = new WeakMap();
-/** The columns of a dataset, made on the first call (one walk over its tasks). */
-function taskColumns(dataset) {
-    const had = known.get(dataset);
-    if (had !== undefined)
-        return had;
-    const tasks = dataset.tasks;
-    const n = tasks.length;
-    const validity = new Uint8Array(n);
-    const baseline = new Array(n);
-    const candidate = new Array(n);
-    const cluster = new Int32Array(n);
-    const numbers = new Map();
-    let last;
-    let lastNumber = -1;
-    for (let i = 0; i < n; i++) {
-        validity[i] = validityCode(tasks.validity(i));
-        baseline[i] = tasks.baseline(i);
-        candidate[i] = tasks.candidate(i);
-        const c = tasks.cluster(i);
-        if (c === undefined)
-            cluster[i] = -1;
-        else if (c === last)
-            cluster[i] = lastNumber;
-        else {
-            let k = numbers.get(c);
-            if (k === undefined) {
-                k = numbers.size;
-                numbers.set(c, k);
-            }
-            last = c;
-            lastNumber = k;
-            cluster[i] = k;
-        }
-    }
-    const columns = { validity, baseline, candidate, cluster, clusterCount: numbers.size };
-    known.set(dataset, columns);
-    return columns;
-}
-/** The same tasks with other labels (validityCode per task, in dataset order): every other column shared. */
-function withLabels(columns, codes) {
-    if (codes.length !== columns.validity.length)
-        throw new Error("withLabels: the labels are not one a task");
-    return { ...columns, validity: codes };
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/task-scores.ts
-/**
- * K*ₘₜ, the attempts that count towards the task score: passes + fails, plus infra errors
- * under `count_as_fail` (they are then fails). `missing` results never count. 0 when the model
- * has no row for the task.
- */
-function effectiveAttempts(counts, infra) {
-    if (counts === undefined)
-        return 0;
-    return counts.pass + counts.fail + (infra === "count_as_fail" ? counts.infra_error : 0);
-}
-/** mₘₜ = passes / K*ₘₜ; null when K* = 0 (the task is not attempted by the model). */
-function taskScore(counts, infra) {
-    const k = effectiveAttempts(counts, infra);
-    return counts === undefined || k === 0 ? null : counts.pass / k;
-}
-/**
- * Within-task sample variance s² of the 0/1 outcomes of K attempts with mean m:
- * s² = K·m(1−m)/(K−1), defined for K ≥ 2 (null otherwise).
- */
-function binarySampleVariance(score, k) {
-    if (!(k >= 2))
-        return null;
-    return (k * score * (1 - score)) / (k - 1);
-}
-/**
- * s²/K, the squared standard error of one task score from re-runs alone: m(1−m)/(K−1).
- * null for K < 2. This is the per-task term of the re-run-only SE (SPEC §3).
- */
-function scoreRerunVariance(score, k) {
-    if (!(k >= 2))
-        return null;
-    return (score * (1 - score)) / (k - 1);
-}
-/** True when the model has at least one pass, fail or infra_error attempt on the task. */
-function hasAttempt(counts) {
-    return counts !== undefined && counts.pass + counts.fail + counts.infra_error > 0;
-}
-/** Lost to infra (SPEC §2): the model has attempts on the task but all of them are infra errors. */
-function isLostToInfra(counts) {
-    return counts !== undefined && counts.infra_error > 0 && counts.pass + counts.fail === 0;
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/common-set.ts
-/**
- * The rank's one common set (docs/rank.md "One common set"): the tasks every ranked model has a
- * score on (K* ≥ 1, as evaluate's C) that are not broken, and for each model how many tasks its
- * absence would add back. Every pair of the ranking is computed on this set, so all pairs share
- * its valid tasks V and open tasks U, and a pair's margin is the difference of the two scores.
- */
-
-
-
-
-
-
-/** How many models the "too few common valid tasks" error names. */
-const MODELS_NAMED = 3;
-function commonSet(data, policy) {
-    const k = data.models.length;
-    const tasks = data.tasks;
-    const n = tasks.length;
-    const infra = policy.infra_errors;
-    const common = [];
-    const addsBack = new Uint32Array(k);
-    const addsBackValid = new Uint32Array(k);
-    let broken = 0;
-    let universe = 0;
-    let labelledValid = 0;
-    for (let i = 0; i < n; i++) {
-        const label = validityCode(tasks.validity(i));
-        if (label === BROKEN_CODE) {
-            broken++;
-            continue;
-        }
-        universe++;
-        if (label === VALID_CODE)
-            labelledValid++;
-        let without = 0;
-        let absent = -1;
-        for (let m = 0; m < k; m++) {
-            if (effectiveAttempts(data.counts[m]?.[i], infra) === 0) {
-                without++;
-                absent = m;
-                if (without > 1)
-                    break;
-            }
-        }
-        if (without === 0)
-            common.push(i);
-        else if (without === 1) {
-            addsBack[absent] = addsBack[absent] + 1;
-            if (label === VALID_CODE)
-                addsBackValid[absent] = addsBackValid[absent] + 1;
-        }
-    }
-    const size = common.length;
-    const validity = new Uint8Array(size);
-    const cluster = new Int32Array(size);
-    const numbers = new Map();
-    let valid = 0;
-    let disputed = 0;
-    for (let j = 0; j < size; j++) {
-        const i = common[j];
-        const code = validityCode(tasks.validity(i));
-        validity[j] = code;
-        if (code === VALID_CODE)
-            valid++;
-        else if (code === DISPUTED_CODE)
-            disputed++;
-        const c = tasks.cluster(i);
-        if (c === undefined)
-            cluster[j] = -1;
-        else {
-            let id = numbers.get(c);
-            if (id === undefined) {
-                id = numbers.size;
-                numbers.set(c, id);
-            }
-            cluster[j] = id;
-        }
-    }
-    const threshold = policy.accept_if.common_valid_tasks;
-    if (!satisfies(valid, threshold) && labelledValid === 0) {
-        throw new errors_InputError(`No task is labelled valid: of the ${universe} non-broken task${universe === 1 ? "" : "s"} the ${k} ranked models ran, none has the label valid ` +
-            `(a ranking counts only valid tasks; the policy's common_valid_tasks asks for ${threshold.text}). ` +
-            "Add labels: a reviews file with --reviews (model-gate import reviews-csv for your own review sheet), " +
-            "or, for SWE-bench Verified, model-gate import verified-annotations with the results' --dataset-revision " +
-            "or the same --tasks list the results were imported with, so that its labels apply to these tasks (docs/importers.md).");
-    }
-    if (!satisfies(valid, threshold)) {
-        const shrink = data.models
-            .map((model, m) => ({ model, valid: addsBackValid[m], all: addsBack[m] }))
-            .filter((x) => x.all > 0)
-            .sort((x, y) => y.valid - x.valid || y.all - x.all || compareCodeUnits(x.model, y.model))
-            .slice(0, MODELS_NAMED);
-        const named = shrink.length === 0
-            ? "No single model's absence would add a task back: the models share few tasks, or most are broken or open."
-            : `The models that shrink it most: ${shrink
-                .map((x) => `${quote(x.model)} (without it, ${x.valid} more valid task${x.valid === 1 ? "" : "s"}, ${x.all} in all)`)
-                .join(", ")}.`;
-        throw new errors_InputError(`The ${k} ranked models have ${valid} common valid task${valid === 1 ? "" : "s"} (tasks every one of them ` +
-            `has a score on, labelled valid); the policy's common_valid_tasks asks for ${threshold.text}. ${named} ` +
-            `Leave a model out with --models, or run the missing tasks.`);
-    }
-    const counts = data.models.map((_, m) => {
-        const own = data.counts[m] ?? [];
-        return common.map((i) => own[i]);
-    });
-    return {
-        tasks: Uint32Array.from(common),
-        validity,
-        cluster,
-        clusterCount: numbers.size,
-        counts,
-        validTasks: valid,
-        disputedTasks: disputed,
-        unreviewedTasks: size - valid - disputed,
-        brokenTasks: broken,
-        universeTasks: universe,
-        addsBack,
-        addsBackValid,
-    };
-}
-/**
- * The columns of pair (a, b) on the common set: d = m_a − m_b. The candidate's array is a fresh
- * copy so that analyseMargin's per-columns cache (keyed by the count arrays) lives only as long as
- * this pair's columns do: a ranking of 100 models has 4,950 pairs.
- */
-function pairColumns(set, a, b) {
-    const candidate = set.counts[a];
-    const baseline = set.counts[b];
-    if (candidate === undefined || baseline === undefined)
-        throw new Error(`pairColumns: no model ${a} or ${b}`);
-    return {
-        validity: set.validity,
-        cluster: set.cluster,
-        clusterCount: set.clusterCount,
-        candidate: candidate.slice(),
-        baseline,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/format-number.ts
-/**
- * Number formatting for the report: fixed decimals, never locale-dependent (no toLocaleString,
- * no Intl), a plain ASCII "-" for negatives, and never "-0.00". `null` and non-finite numbers are
- * shown as "n/a".
- *
- * Units: fractions (rates, scores, shares) are percentages with 2 decimals ("3.70%"); margins and
- * their bounds, standard errors and δ₀ are percentage points with 2 decimals ("+5.77 pp"), signed
- * where they are differences; per-task effects d are signed decimals with 2 decimals ("+1.00");
- * z is a decimal with 4 decimals; counts are plain integers.
- */
-const NOT_AVAILABLE = "n/a";
-function isNumber(x) {
-    return typeof x === "number" && Number.isFinite(x);
-}
-/** `x.toFixed(decimals)` without a negative zero ("-0.00" → "0.00"). */
-function fixed(x, decimals) {
-    const s = x.toFixed(decimals);
-    return /^-0(?:\.0*)?$/.test(s) ? s.slice(1) : s;
-}
-/** `+1.23` / `-1.23` / `0.00`: a sign unless the rounded value is zero. */
-function signedFixed(x, decimals) {
-    const s = fixed(x, decimals);
-    return s.startsWith("-") || /^0(?:\.0*)?$/.test(s) ? s : `+${s}`;
-}
-/** A count: "520". Non-integers (never expected) keep 2 decimals. */
-function format_number_formatCount(x) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return Number.isInteger(x) ? String(x) : fixed(x, 2);
-}
-/** A fraction as a percentage: 0.037037 → "3.70%". */
-function format_number_formatPercent(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return `${fixed(x * 100, decimals)}%`;
-}
-/** A difference of fractions in percentage points, signed: 0.057692 → "+5.77 pp". */
-function format_number_formatPp(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return `${signedFixed(x * 100, decimals)} pp`;
-}
-/** A non-negative spread in percentage points, unsigned: 0.020029 → "2.00 pp". */
-function format_number_formatPpUnsigned(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return `${fixed(x * 100, decimals)} pp`;
-}
-/** A plain decimal: 1.644854 → "1.6449". */
-function format_number_formatDecimal(x, decimals = 4) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return fixed(x, decimals);
-}
-/** A signed decimal: 0.5 → "+0.50". */
-function formatSignedDecimal(x, decimals = 2) {
-    if (!isNumber(x))
-        return NOT_AVAILABLE;
-    return signedFixed(x, decimals);
-}
-/** An interval of fractions as percentages: [0.4615, 0.6364] → "46.15% – 63.64%". */
-function formatPercentInterval(iv) {
-    if (iv === null || iv === undefined || !isNumber(iv[0]) || !isNumber(iv[1]))
-        return NOT_AVAILABLE;
-    return `${format_number_formatPercent(iv[0])} – ${format_number_formatPercent(iv[1])}`;
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/holm.ts
-/**
- * Holm's step-down over the 2m directional claims of a ranking (docs/rank.md "Multiplicity"). Each
- * of the m pairs carries two claims, "a above b" (LCB > 0) and "b above a" (UCB < 0). Holm's
- * procedure over all 2m claims tests, after r claims are made, every claim not yet made at
- * α/(2m − r). Its family-wise error is at most α for any true margins — a tied pair (Δ = 0) has
- * both claims wrong, an untied pair one — with no assumption on how the pairs depend on each
- * other, because each claim's bound alone holds with probability 1 − its level (Holm 1979).
- * The reverse claim of an ordered pair stays in the count: LCB ≤ Δ_L ≤ Δ_H ≤ UCB, so it can never
- * be made, but it is one of the claims the bound is over.
- *
- * The batch form below orders, in each round, every pair that clears the current level, then
- * raises the level and goes again until a round orders nothing: since the level only grows as r
- * grows, a claim made by the sequential procedure (one claim at a time, smallest p-value first) is
- * made here and no other, and this needs no p-value. The level schedule is a parameter only so
- * that scripts/simulate-rank.mjs can run other schedules on the same data; the gate uses
- * DIRECTIONAL_HOLM.
- */
-
-/**
- * The family's guarantee in one sentence, as every format states it (the report JSON's
- * adjustment.guarantee, the Markdown, text and HTML summaries).
- */
-function familyGuarantee(alpha, m) {
-    return (`The chance that any ordering claim here is wrong — ties included, and whichever way the open labels resolve — is at most α = ${format_number_formatPercent(alpha)}: ` +
-        `Holm's step-down over the ${2 * m} directional claims (two a pair), each one-sided at α/(2m − r) after r orderings.`);
-}
-/** Holm over the 2m directional claims: α/(2m − r). */
-const DIRECTIONAL_HOLM = (alpha, m, r) => alpha / (2 * m - r);
-function isOrdered(b) {
-    return (b.lcb !== null && b.lcb > 0) || (b.ucb !== null && b.ucb < 0);
-}
-/**
- * `boundsAt(p, level)`: pair p's LCB/UCB at one-sided level `level`. `neverOrdered(p, b)` may say
- * that a pair cannot be ordered at any level (its validity band holds 0, so LCB ≤ Δ_L ≤ 0 ≤ Δ_H ≤
- * UCB whatever the quantile): such a pair is not recomputed in later rounds, only once at the
- * last level, so that every unresolved pair reports its bounds at the level it was last tested at.
- */
-function holmStepDown(m, alpha, boundsAt, neverOrdered = () => false, schedule = DIRECTIONAL_HOLM) {
-    const bounds = new Array(m);
-    const level = new Float64Array(m);
-    const round = new Uint32Array(m);
-    const ordered = new Uint8Array(m);
-    const stuck = new Uint8Array(m);
-    let r = 0;
-    let rounds = 0;
-    let current = schedule(alpha, m, 0);
-    while (r < m) {
-        rounds++;
-        current = schedule(alpha, m, r);
-        let newly = 0;
-        for (let p = 0; p < m; p++) {
-            if (ordered[p] === 1 || stuck[p] === 1)
-                continue;
-            const b = boundsAt(p, current);
-            bounds[p] = b;
-            level[p] = current;
-            round[p] = rounds;
-            if (isOrdered(b)) {
-                ordered[p] = 1;
-                newly++;
-            }
-            else if (neverOrdered(p, b))
-                stuck[p] = 1;
-        }
-        if (newly === 0)
-            break;
-        r += newly;
-    }
-    // The pairs set aside: their bounds at the last level tested.
-    for (let p = 0; p < m; p++) {
-        if (stuck[p] !== 1 || level[p] === current)
-            continue;
-        bounds[p] = boundsAt(p, current);
-        level[p] = current;
-        round[p] = rounds;
-    }
-    return { bounds, level, round, ordered, rounds, orderedPairs: r, finalLevel: current };
-}
-
-;// CONCATENATED MODULE: ./src/core/history/as-of-review.ts
-/**
- * The dataset as it stood at one review revision (issue #14, `evaluate --as-of-review N`): only
- * labels with review_revision ≤ N count; a task with no label by then is unreviewed. Attempts are
- * untouched (they are not labels). Pure: a task whose labels all lie at or below N is the same
- * object as before, so the view costs one pass and little memory.
- *
- * The effective label at N follows SPEC §1.2 on the truncated history: the label at the highest
- * revision ≤ N; two different labels at that revision are an input error naming both sources, as
- * the reader reports for the highest revision overall.
- */
-
-
-
-function historyLabels(history) {
-    return {
-        length: history.length,
-        revision: (k) => history[k].revision,
-        validity: (k) => history[k].validity,
-    };
-}
-/**
- * The label events of one task of a table at a time: `at(i)` moves it to task i (no object a
- * task: a walk over 10⁶ tasks made ~90 MB of garbage with one sequence each).
- */
-class TaskLabels {
-    tasks;
-    task = 0;
-    length = 0;
-    constructor(tasks) {
-        this.tasks = tasks;
-    }
-    at(i) {
-        this.task = i;
-        this.length = this.tasks.labelCount(i);
-        return this;
-    }
-    revision(k) {
-        return this.tasks.eventRevision(this.task, k);
-    }
-    validity(k) {
-        return this.tasks.eventValidity(this.task, k);
-    }
-}
-/** How many events of `labels` lie at or below revision n. */
-function eventsAtOrBelow(labels, n) {
-    let keep = 0;
-    while (keep < labels.length && labels.revision(keep) <= n)
-        keep++;
-    return keep;
-}
-/**
- * The index of an event at the same revision as event keep − 1 with a different label, or −1:
- * two labels at the effective revision are a conflict (SPEC §1.2).
- */
-function conflictingEvent(labels, keep) {
-    if (keep < 1)
-        return -1;
-    const revision = labels.revision(keep - 1);
-    const validity = labels.validity(keep - 1);
-    for (let i = keep - 2; i >= 0 && labels.revision(i) === revision; i--) {
-        if (labels.validity(i) !== validity)
-            return i;
-    }
-    return -1;
-}
-/**
- * The task as of revision n, or a conflict. `history` is ascending by revision (reader's order).
- * Returns the same object when nothing above n exists.
- */
-function taskAsOfReview(task, n) {
-    const history = task.history;
-    const last = history[history.length - 1];
-    if (last === undefined || last.revision <= n) {
-        // Nothing above n: the reader already chose (and checked) the effective label.
-        return task;
-    }
-    const keep = eventsAtOrBelow(historyLabels(history), n);
-    const kept = history.slice(0, keep);
-    const top = kept[keep - 1];
-    if (top === undefined) {
-        return { ...task, validity: "unreviewed", reviewRevision: -1, history: kept };
-    }
-    const other = conflictingEvent(historyLabels(kept), keep);
-    if (other >= 0)
-        return { task, revision: top.revision, first: kept[other], second: top };
-    return { ...task, validity: top.validity, reviewRevision: top.revision, history: kept };
-}
-function isLabelConflict(x) {
-    return "first" in x;
-}
-/** How many tasks disagree, and the first few, as the reader words it. */
-function conflictProblems(conflicts) {
-    return conflicts.map((c) => ({
-        location: c.second.source,
-        field: "validity",
-        message: `task ${quote(c.task.taskId)} (dataset_revision ${quote(c.task.datasetRevision)}) has two ` +
-            `different labels at review_revision ${c.revision}: "${c.first.validity}" at ` +
-            `${c.first.source.file}:${c.first.source.line} and "${c.second.validity}" here`,
-    }));
-}
-/** At most this many conflicts are kept (the count is exact). */
-const KEPT_CONFLICTS = 20;
-/** The dataset as of revision n, with the conflicts found (not thrown). */
-function viewAsOfReview(dataset, n) {
-    const conflicts = [];
-    let conflictCount = 0;
-    let changed = false;
-    const table = dataset.tasks;
-    // Only tasks labelled after n change: the rest are read through.
-    const replaced = new Map();
-    for (let i = 0; i < table.length; i++) {
-        if (table.lastLabelRevision(i) <= n)
-            continue;
-        const r = taskAsOfReview(table.record(i), n);
-        if (isLabelConflict(r)) {
-            conflictCount++;
-            if (conflicts.length < KEPT_CONFLICTS)
-                conflicts.push(r);
-            continue;
-        }
-        changed = true;
-        replaced.set(i, r);
-    }
-    const tasks = model_withReplacedRecords(table, replaced);
-    const revisions = dataset.reviewRevisions.filter((r) => r <= n);
-    const view = !changed && revisions.length === dataset.reviewRevisions.length
-        ? dataset
-        : { ...dataset, tasks, reviewRevisions: revisions };
-    return { dataset: view, conflicts, conflictCount };
-}
-/** The dataset as of revision n; two labels at a task's effective revision are an InputError. */
-function datasetAsOfReview(dataset, n) {
-    const r = viewAsOfReview(dataset, n);
-    if (r.conflictCount > 0) {
-        throw new errors_InputError(`As of review revision ${n}, ${r.conflictCount} ${r.conflictCount === 1 ? "task has" : "tasks have"} two different labels at the same revision; ` +
-            'record a disagreement as a later revision labelled "disputed":', conflictProblems(r.conflicts), r.conflictCount);
-    }
-    return r.dataset;
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-as-of-review.ts
-/**
- * `rank --as-of-review N` (docs/rank.md "As of a review revision"): the ranked models' tasks as
- * they stood at review revision N, by evaluate's own view (src/core/history/as-of-review.ts):
- * only labels with review_revision ≤ N count, a task without one by then is unreviewed, attempts
- * are untouched, and two labels at a task's effective revision are an InputError naming both.
- */
-
-function modelsAsOfReview(data, n) {
-    // The view reads only the tasks and the review revisions; the pair's summaries fill the shape.
-    const asDataset = {
-        tasks: data.tasks,
-        baseline: data.summaries[0],
-        candidate: data.summaries[1],
-        modelsPresent: data.modelsPresent,
-        inputs: data.inputs,
-        rowsRead: data.rowsRead,
-        reviewRevisions: data.reviewRevisions,
-    };
-    const view = datasetAsOfReview(asDataset, n);
-    if (view === asDataset)
-        return data;
-    return { ...data, tasks: view.tasks, reviewRevisions: view.reviewRevisions };
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-order.ts
-/**
- * Rank intervals and groups from the pairs' relation (docs/rank.md "Rank intervals and groups").
- * `above[i * K + j]` is 1 when model i is ordered above model j. `order` is the models in score
- * order (best first). A model's rank lies in [1 + #models above it, K − #models below it]. A cut
- * falls between positions p and p + 1 of the score order exactly when every model in the top p is
- * ordered above every model after it; the blocks between cuts are the groups (separated from each
- * other; pairs inside a group may be ordered too, so a group is not a tie).
- */
-function rankOrder(k, above, order) {
-    const rankLow = new Uint32Array(k);
-    const rankHigh = new Uint32Array(k);
-    for (let i = 0; i < k; i++) {
-        let over = 0;
-        let under = 0;
-        for (let j = 0; j < k; j++) {
-            if (above[j * k + i] === 1)
-                over++;
-            if (above[i * k + j] === 1)
-                under++;
-        }
-        rankLow[i] = 1 + over;
-        rankHigh[i] = k - under;
-    }
-    // below[p]: how many (top-p model, later model) pairs are ordered, counted incrementally: the cut
-    // after p holds when it equals p · (k − p).
-    const group = new Uint32Array(k);
-    const groups = [];
-    let block = [];
-    let orderedAcross = 0;
-    for (let p = 0; p < k; p++) {
-        const i = order[p];
-        // Moving model i from below the cut to above it: its pairs with the top lose, with the rest gain.
-        for (let q = 0; q < p; q++)
-            orderedAcross -= above[order[q] * k + i];
-        for (let q = p + 1; q < k; q++)
-            orderedAcross += above[i * k + order[q]];
-        block.push(i);
-        const top = p + 1;
-        if (top === k || orderedAcross === top * (k - top)) {
-            for (const j of block)
-                group[j] = groups.length + 1;
-            groups.push(block);
-            block = [];
-        }
-    }
-    return { rankLow, rankHigh, group, groups };
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/normal-quantile.ts
-/**
- * Φ⁻¹(p), the standard normal quantile, by Wichura's algorithm AS 241 (PPND16, Applied
- * Statistics 37(3), 1988): rational approximations accurate to about 1e-16 relative, no
- * refinement step needed. Used for z = Φ⁻¹(confidence) (SPEC §3). The coefficients are written
- * as the shortest decimals of the doubles the published 20-digit values round to.
- */
-const A = [
-    3.3871328727963665, 133.14166789178438, 1971.5909503065513, 13731.69376550946, 45921.95393154987,
-    67265.7709270087, 33430.57558358813, 2509.0809287301227,
-];
-const B = [
-    1, 42.31333070160091, 687.1870074920579, 5394.196021424751, 21213.794301586597, 39307.89580009271,
-    28729.085735721943, 5226.495278852854,
-];
-const C = [
-    1.4234371107496835, 4.630337846156546, 5.769497221460691, 3.6478483247632045, 1.2704582524523684,
-    0.2417807251774506, 0.022723844989269184, 0.0007745450142783414,
-];
-const D = [
-    1, 2.053191626637759, 1.6763848301838038, 0.6897673349851, 0.14810397642748008, 0.015198666563616457,
-    0.0005475938084995345, 1.0507500716444169e-9,
-];
-const E = [
-    6.657904643501103, 5.463784911164114, 1.7848265399172913, 0.29656057182850487, 0.026532189526576124,
-    0.0012426609473880784, 0.000027115555687434876, 2.0103343992922881e-7,
-];
-const F = [
-    1, 0.599832206555888, 0.1369298809227358, 0.014875361290850615, 0.0007868691311456133,
-    0.000018463183175100548, 1.421511758316446e-7, 2.0442631033899397e-15,
-];
-/** Horner evaluation of c[0] + c[1]·x + … + c[7]·x⁷. */
-function poly(c, x) {
-    let v = 0;
-    for (let i = c.length - 1; i >= 0; i--)
-        v = v * x + (c[i] ?? 0);
-    return v;
-}
-/**
- * The standard normal quantile Φ⁻¹(p) for 0 < p < 1. Throws a RangeError outside (0, 1): the
- * policy validator restricts `confidence` to that range, so reaching it here is a bug.
- */
-function normalQuantile(p) {
-    if (!(p > 0 && p < 1))
-        throw new RangeError(`normalQuantile: p must be in (0, 1), got ${p}`);
-    const q = p - 0.5;
-    if (Math.abs(q) <= 0.425) {
-        const r = 0.180625 - q * q;
-        return (q * poly(A, r)) / poly(B, r);
-    }
-    let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
-    let value;
-    if (r <= 5) {
-        r -= 1.6;
-        value = poly(C, r) / poly(D, r);
-    }
-    else {
-        r -= 5;
-        value = poly(E, r) / poly(F, r);
-    }
-    return q < 0 ? -value : value;
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/standard-error.ts
-/**
- * Standard errors of a mean margin over a set of tasks (SPEC §3, "run variance").
- * Each function takes the per-task values dₜ of the set it is used on.
- */
-/** Arithmetic mean; callers guarantee n ≥ 1. */
-function mean(values) {
-    let s = 0;
-    for (let i = 0; i < values.length; i++)
-        s += values[i];
-    return s / values.length;
-}
-/**
- * Paired SE (Miller 2024, eq. 7): sqrt( Σ (dₜ − d̄)² / (n (n − 1)) ), two-pass for accuracy.
- * null when n < 2. Its degrees of freedom are n − 1.
- */
-function pairedStandardError(values) {
-    const n = values.length;
-    if (n < 2)
-        return null;
-    const m = mean(values);
-    let ss = 0;
-    for (let i = 0; i < n; i++) {
-        const e = values[i] - m;
-        ss += e * e;
-    }
-    return Math.sqrt(ss / (n * (n - 1)));
-}
-/**
- * The clustered SE and its degrees of freedom from per-cluster sizes n_g and residual sums
- * S_g = Σ_{t∈g} (dₜ − d̄) (SPEC §3 revision 2), over the clusters with n_g > 0 (`count` entries of
- * the arrays are read; empty ones are skipped). n = Σ n_g.
- *
- * CR2 (Bell & McCaffrey 2002) for the intercept-only model: the hat matrix is J/n, so the block
- * (I − H_gg)^(−1/2) scales a cluster's residual sum by (1 − n_g/n)^(−1/2) and
- *     SE² = Σ_g S_g² / (n (n − n_g)).
- * Its Satterthwaite degrees of freedom under a working identity covariance are
- * ν = (Σ_g Q_gg)² / Σ_g Σ_h Q_gh² with Q_gh = a_g a_h (δ_gh n_g − n_g n_h / n),
- * a_g = (1/n)(1 − n_g/n)^(−1/2); here Q_gg = n_g/n² (so the trace is 1/n) and, off the diagonal,
- * Q_gh² = w_g w_h / n⁴ with w_g = n_g² / (n − n_g), which gives
- *     ν = n² / ( Σ_g n_g² + (Σ_g w_g)² − Σ_g w_g² ).
- * Q is positive semi-definite of rank G − 1, so 1 ≤ ν ≤ G − 1.
- * CR1: SE = (1/n) sqrt( G/(G−1) · Σ_g S_g² ), ν = G − 1.
- * With G < 2 (or every task in one cluster) both are null.
- */
-function clusteredFromSums(n, sizes, residualSums, count, correction) {
-    let g = 0;
-    let ss = 0;
-    let sumW = 0;
-    let sumW2 = 0;
-    let sumN2 = 0;
-    for (let c = 0; c < count; c++) {
-        const ng = sizes[c];
-        if (ng <= 0)
-            continue;
-        g++;
-        const s = residualSums[c];
-        if (correction === "cr1") {
-            ss += s * s;
-            continue;
-        }
-        const rest = n - ng;
-        if (rest <= 0)
-            continue; // one cluster holds everything: G = 1 below
-        ss += (s * s) / rest;
-        const w = (ng * ng) / rest;
-        sumW += w;
-        sumW2 += w * w;
-        sumN2 += ng * ng;
-    }
-    if (g < 2)
-        return { se: null, nu: null, clusters: g };
-    if (correction === "cr1")
-        return { se: Math.sqrt(((g / (g - 1)) * ss) / (n * n)), nu: g - 1, clusters: g };
-    const crossW = sumW * sumW - sumW2;
-    const nu = (n * n) / (sumN2 + Math.max(0, crossW));
-    // Rounding can only move ν by ulps; keep it inside [1, G − 1], where it provably lies.
-    return { se: Math.sqrt(ss / n), nu: Math.min(g - 1, Math.max(1, nu)), clusters: g };
-}
-/**
- * Cluster-robust SE (CR2 by default, or CR1) and its degrees of freedom over `values`, with
- * `clusterOf[i]` the cluster of values[i] as an integer in [0, clusterCount). With every task in
- * its own cluster (G = n) both equal the paired SE exactly, and CR2's ν is n − 1.
- */
-function clusteredStandardError(values, clusterOf, clusterCount, correction = "cr2") {
-    const n = values.length;
-    if (clusterOf.length !== n)
-        throw new RangeError("clusteredStandardError: values and clusterOf differ in length");
-    if (n === 0)
-        return { se: null, nu: null, clusters: 0, largestShare: null };
-    const m = mean(values);
-    const sums = new Float64Array(clusterCount);
-    const sizes = new Float64Array(clusterCount);
-    for (let i = 0; i < n; i++) {
-        const c = clusterOf[i];
-        sizes[c] = sizes[c] + 1;
-        sums[c] = sums[c] + (values[i] - m);
-    }
-    let largest = 0;
-    for (let c = 0; c < clusterCount; c++)
-        largest = Math.max(largest, sizes[c]);
-    const r = clusteredFromSums(n, sizes, sums, clusterCount, correction);
-    return { ...r, largestShare: largest / n };
-}
-/**
- * Re-run-only SE: sqrt( Σₜ (s²_A,t/K_A,t + s²_B,t/K_B,t) ) / n, given each task's term
- * s²_A/K_A + s²_B/K_B (see scoreRerunVariance). null when n = 0; the caller decides that every
- * task has ≥ 2 attempts for both models.
- */
-function rerunStandardError(taskTerms) {
-    const n = taskTerms.length;
-    if (n === 0)
-        return null;
-    let s = 0;
-    for (let i = 0; i < n; i++)
-        s += taskTerms[i];
-    return Math.sqrt(s) / n;
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/student-t-quantile.ts
-/**
- * t_ν⁻¹(p), the quantile of Student's t distribution with ν ≥ 1 degrees of freedom (real ν:
- * the Bell–McCaffrey degrees of freedom of a CR2 standard error are not integers). SPEC §3
- * revision 2: q = t_ν⁻¹(confidence) with the ν of the standard error of the set it is used on.
- *
- * Method:
- * - ν = 1 (Cauchy) and ν = 2 have closed forms;
- * - ν ≥ LARGE_NU: Fisher's asymptotic expansion in 1/ν around z = Φ⁻¹(p) (Abramowitz & Stegun
- *   26.7.5, four terms; the first omitted term is below 1e-15 there);
- * - otherwise Newton's method on the upper tail P(T > t) = ½·I_{ν/(ν+t²)}(ν/2, ½), with the
- *   regularized incomplete beta function by its continued fraction (modified Lentz). The tail is
- *   convex and decreasing in t > 0, so Newton from the left of the root never overshoots; a step
- *   that would leave t > 0 halves t instead. Started from the expansion.
- * Accurate to about 1e-13 relative (tested against tabled values and an independent library).
- */
-
-/** From here on the asymptotic expansion is used (its error is far below double precision). */
-const LARGE_NU = 1000;
-/** ln Γ(x) for x > 0: Lanczos approximation (g = 7, 9 terms), about 1e-15 relative. */
-const LANCZOS = [
-    0.9999999999998099, 676.5203681218851, -1259.1392167224028, 771.3234287776531, -176.6150291621406,
-    12.507343278686905, -0.13857109526572012, 9.984369578019572e-6, 1.5056327351493116e-7,
-];
-function logGamma(x) {
-    if (x < 0.5)
-        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-    const y = x - 1;
-    let a = LANCZOS[0];
-    const t = y + 7.5;
-    for (let i = 1; i < 9; i++)
-        a += LANCZOS[i] / (y + i);
-    return 0.5 * Math.log(2 * Math.PI) + (y + 0.5) * Math.log(t) - t + Math.log(a);
-}
-/** Continued fraction of the incomplete beta function (modified Lentz), for x < (a+1)/(a+b+2). */
-function betaFraction(x, a, b) {
-    const tiny = 1e-300;
-    let c = 1;
-    let d = 1 - ((a + b) * x) / (a + 1);
-    if (Math.abs(d) < tiny)
-        d = tiny;
-    d = 1 / d;
-    let h = d;
-    for (let m = 1; m <= 10_000; m++) {
-        const m2 = 2 * m;
-        let num = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
-        d = 1 + num * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + num / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        h *= d * c;
-        num = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
-        d = 1 + num * d;
-        if (Math.abs(d) < tiny)
-            d = tiny;
-        c = 1 + num / c;
-        if (Math.abs(c) < tiny)
-            c = tiny;
-        d = 1 / d;
-        const delta = d * c;
-        h *= delta;
-        if (Math.abs(delta - 1) < 1e-16)
-            break;
-    }
-    return h;
-}
-/** The regularized incomplete beta function I_x(a, b), 0 ≤ x ≤ 1, a, b > 0. */
-function regularizedBeta(x, a, b) {
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    const logFront = a * Math.log(x) + b * Math.log1p(-x) - (logGamma(a) + logGamma(b) - logGamma(a + b));
-    if (x < (a + 1) / (a + b + 2))
-        return (Math.exp(logFront) * betaFraction(x, a, b)) / a;
-    return 1 - (Math.exp(logFront) * betaFraction(1 - x, b, a)) / b;
-}
-/** P(T > t) for t ≥ 0. */
-function upperTail(t, nu) {
-    return 0.5 * regularizedBeta(nu / (nu + t * t), nu / 2, 0.5);
-}
-/** The density of T at t. */
-function density(t, nu, logNorm) {
-    return Math.exp(-((nu + 1) / 2) * Math.log1p((t * t) / nu) - logNorm);
-}
-/** Fisher's expansion of t_ν⁻¹ in powers of 1/ν, given z = Φ⁻¹(p). */
-function fisherExpansion(z, nu) {
-    const z2 = z * z;
-    const g1 = (z * (z2 + 1)) / 4;
-    const g2 = (z * ((5 * z2 + 16) * z2 + 3)) / 96;
-    const g3 = (z * (((3 * z2 + 19) * z2 + 17) * z2 - 15)) / 384;
-    const g4 = (z * ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945)) / 92160;
-    return z + (g1 + (g2 + (g3 + g4 / nu) / nu) / nu) / nu;
-}
-/**
- * The Student-t quantile t_ν⁻¹(p) for 0 < p < 1 and ν ≥ 1 (ν = Infinity gives Φ⁻¹(p)). Throws a
- * RangeError outside that domain: callers pass a validated confidence and ν ≥ 1 (paired: n − 1
- * with n ≥ 2; Bell–McCaffrey ν is at least 1), so reaching it is a bug.
- */
-function studentTQuantile(p, nu) {
-    if (!(p > 0 && p < 1))
-        throw new RangeError(`studentTQuantile: p must be in (0, 1), got ${p}`);
-    if (!(nu >= 1))
-        throw new RangeError(`studentTQuantile: ν must be ≥ 1, got ${nu}`);
-    if (p < 0.5)
-        return -studentTQuantile(1 - p, nu);
-    if (p === 0.5)
-        return 0;
-    if (nu === Infinity)
-        return normalQuantile(p);
-    if (nu === 1)
-        return Math.tan(Math.PI * (p - 0.5));
-    if (nu === 2)
-        return (2 * p - 1) / Math.sqrt(2 * p * (1 - p));
-    const z = normalQuantile(p);
-    if (nu >= LARGE_NU)
-        return fisherExpansion(z, nu);
-    const alpha = 1 - p;
-    const logNorm = 0.5 * Math.log(nu) + logGamma(nu / 2) + logGamma(0.5) - logGamma((nu + 1) / 2);
-    let t = fisherExpansion(z, nu);
-    if (!(t > 0 && Number.isFinite(t)))
-        t = z;
-    for (let i = 0; i < 200; i++) {
-        const step = (upperTail(t, nu) - alpha) / density(t, nu, logNorm);
-        let next = t + step;
-        if (!(next > 0) || !Number.isFinite(next))
-            next = t / 2;
-        if (Math.abs(next - t) <= 1e-15 * next)
-            return next;
-        t = next;
-    }
-    return t;
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/quantile.ts
-
-
-/** Integer ν are cached in blocks of this many (a Float64Array each, NaN: not computed yet). */
-const BLOCK_BITS = 12;
-/** ν past this are computed each time (the task cap keeps every paired ν below it). */
-const MAX_CACHED_NU = 2 ** 22;
-/**
- * q as a function of ν for one policy. Integer ν (the paired SE's n − 1) are cached, because the
- * bounds over every resolution and the fragility searches ask for the same few ν many times: the
- * exact bound visits every |S| once an evaluation, a run of consecutive ν (~55,000 at 500,000
- * tasks), which a Map looked up at ~4× the cost of an indexed block.
- */
-function quantileFunction(margin) {
-    // One function (and so one cache) per (kind, confidence): a ranking analyses thousands of pairs
-    // at the same few levels, each of which would otherwise compute the same quantiles again.
-    const key = `${margin.quantile}:${margin.confidence}`;
-    const known = functions.get(key);
-    if (known !== undefined)
-        return known;
-    if (functions.size >= MAX_FUNCTIONS)
-        functions.clear();
-    const made = makeQuantileFunction(margin);
-    functions.set(key, made);
-    return made;
-}
-/** How many (kind, confidence) functions are kept; past it the cache starts again. */
-const MAX_FUNCTIONS = 8;
-const functions = new Map();
-function makeQuantileFunction(margin) {
-    const z = normalQuantile(margin.confidence);
-    if (margin.quantile === "z")
-        return () => z;
-    const confidence = margin.confidence;
-    const blocks = [];
-    return (nu) => {
-        if (!Number.isInteger(nu) || nu < 0 || nu > MAX_CACHED_NU)
-            return studentTQuantile(confidence, nu);
-        const b = nu >>> BLOCK_BITS;
-        let block = blocks[b];
-        if (block === undefined) {
-            block = new Float64Array(1 << BLOCK_BITS).fill(Number.NaN);
-            blocks[b] = block;
-        }
-        const at = nu & ((1 << BLOCK_BITS) - 1);
-        let q = block[at];
-        if (Number.isNaN(q)) {
-            q = studentTQuantile(confidence, nu);
-            block[at] = q;
-        }
-        return q;
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/union-bounds.ts
-/** Most evaluations of Δ − q·SE the exact enumeration may make before the conservative bound is used. */
-const EXACT_UNION_WORK_BUDGET = 20_000_000;
-/** Two bound values closer than this are equal (the smaller set wins). */
-const TIE = 1e-12;
-/**
- * The exact LCB and UCB over every S for single-attempt open tasks and a paired SE (ν = n − 1).
- * null when N_v < 2 (S = ∅ leaves the SE undefined, so no bound holds at every resolution) or the
- * enumeration would exceed `budget` evaluations.
- */
-function exactUnionBounds(v, u, quantile, budget = EXACT_UNION_WORK_BUDGET) {
-    if (v.n < 2)
-        return null;
-    const D = u.minus + u.zero + u.plus;
-    const cost = (D + 6) * 4 * (Math.ceil(Math.log2(D + 2)) + 2);
-    if (cost > budget)
-        return null;
-    let lower = null;
-    let upper = null;
-    // Branch and bound over k: for |S| = k the mean is at least sumMin(k)/n (−1s first, then ties,
-    // then +1s) and at most sumMax(k)/n, and SS(V ∪ S) ≤ SS_V + Σ_S (d − d̄_V)² ≤ SS_V + W(k), W(k)
-    // the k largest (d − d̄_V)² of U; so k cannot beat the best bound so far when
-    // sumMin/n − c·√(SS_V + W) (resp. sumMax/n + c·√(SS_V + W)) is already on the wrong side of it.
-    const mean = v.sum / v.n;
-    const ssV = Math.max(0, v.sumSq - v.sum * mean);
-    const classes = [
-        { w: (1 + mean) ** 2, c: u.minus },
-        { w: mean * mean, c: u.zero },
-        { w: (1 - mean) ** 2, c: u.plus },
-    ].sort((x, y) => y.w - x.w);
-    const W = (k) => {
-        let left = k;
-        let out = 0;
-        for (const cl of classes) {
-            const take = Math.min(left, cl.c);
-            out += take * cl.w;
-            left -= take;
-        }
-        return out;
-    };
-    const visit = (k, prune) => {
-        const n = v.n + k;
-        const nu = n - 1;
-        const q = quantile(nu);
-        const c = q / Math.sqrt(n * nu);
-        if (prune && lower !== null && upper !== null) {
-            const spread = c * Math.sqrt(ssV + W(k));
-            const sumMin = v.sum - Math.min(k, u.minus) + Math.max(0, k - u.minus - u.zero);
-            const sumMax = v.sum + Math.min(k, u.plus) - Math.max(0, k - u.plus - u.zero);
-            const lowerHopeless = sumMin / n - spread > lower.value + TIE;
-            const upperHopeless = sumMax / n + spread < upper.value - TIE;
-            if (lowerHopeless && upperHopeless)
-                return;
-        }
-        const r = k - u.zero; // the fewest nonzero tasks that k tasks must hold
-        for (let par = 0; par < 2 && par <= k; par++) {
-            const kp = k - par;
-            if (kp < r)
-                continue;
-            let lo = Math.max(-u.minus, -kp, r - 2 * u.minus);
-            let hi = Math.min(u.plus, kp, 2 * u.plus - r);
-            // b ≡ k′ (mod 2)
-            if ((((lo - kp) % 2) + 2) % 2 !== 0)
-                lo++;
-            if ((((hi - kp) % 2) + 2) % 2 !== 0)
-                hi--;
-            if (lo > hi)
-                continue;
-            const steps = (hi - lo) / 2;
-            for (let sign = -1; sign <= 1; sign += 2) {
-                // sign −1: minimise the convex Δ − c√g; sign +1: maximise the concave Δ + c√g, i.e.
-                // minimise its negative. Smallest t whose forward difference is ≥ 0 (the lowest b wins
-                // ties). Plain numbers in the loop: this runs per state in the fragility searches.
-                let a0 = 0;
-                let a1 = steps;
-                while (a0 < a1) {
-                    const mid = (a0 + a1) >> 1;
-                    const f0 = -sign * boundAt(v, u, n, c, kp, lo + 2 * mid, sign);
-                    const f1 = -sign * boundAt(v, u, n, c, kp, lo + 2 * mid + 2, sign);
-                    if (f1 - f0 >= 0)
-                        a1 = mid;
-                    else
-                        a0 = mid + 1;
-                }
-                const bb = lo + 2 * a0;
-                const value = boundAt(v, u, n, c, kp, bb, sign);
-                const aa = Math.min(kp, 2 * u.minus + bb, 2 * u.plus - bb);
-                const size = k;
-                // The smallest set among values within TIE of the extreme.
-                const current = sign < 0 ? lower : upper;
-                const better = current === null ||
-                    (sign < 0 ? value < current.value - TIE : value > current.value + TIE) ||
-                    (Math.abs(value - current.value) <= TIE && size < current.minus + current.zero + current.plus);
-                if (!better)
-                    continue;
-                const sum = v.sum + bb;
-                const ss = Math.max(0, v.sumSq + aa - (sum * sum) / n);
-                const found = {
-                    value,
-                    se: Math.sqrt(ss / (n * nu)),
-                    nu,
-                    q,
-                    minus: (aa - bb) / 2,
-                    zero: k - aa,
-                    plus: (aa + bb) / 2,
-                };
-                if (sign < 0)
-                    lower = found;
-                else
-                    upper = found;
-            }
-        }
-    };
-    // Seeds: the sizes where the extremes usually are (S_L-like and S_H-like sets, all of U).
-    for (const k of new Set([u.minus, u.minus + u.zero, u.plus, u.plus + u.zero, D]))
-        visit(k, false);
-    for (let k = 0; k <= D; k++)
-        visit(k, true);
-    if (lower === null || upper === null)
-        return null;
-    return { lower, upper };
-}
-/** Δ ± c·√g at (k′ = the largest nonzero count of b's parity, b) with n = N_v + k tasks. */
-function boundAt(v, u, n, c, kp, b, sign) {
-    const a = Math.min(kp, 2 * u.minus + b, 2 * u.plus - b);
-    const sum = v.sum + b;
-    const ss = Math.max(0, v.sumSq + a - (sum * sum) / n);
-    return sum / n + sign * c * Math.sqrt(ss);
-}
-/**
- * Paired SE, any d on U: SE(V ∪ S)² = SS(V ∪ S)/(n(n−1)), and the sum of squares about the new
- * mean is at most the one about d̄_V: SS(V ∪ S) ≤ SS_V + Σ_S (d − d̄_V)² ≤ SS_V + W_k, W_k the sum
- * of the k = |S| largest (d − d̄_V)² over U. So SE_max² = max_k (SS_V + W_k)/((N_v + k)(N_v + k − 1)).
- * ν = n − 1 ≥ N_v − 1, and t_ν⁻¹ decreases in ν, so q_max = q(N_v − 1). null when N_v < 2.
- * `values`/`counts`: the distinct d on U and how many tasks have each.
- */
-function conservativePairedBounds(v, values, counts, marginLower, marginUpper, quantile) {
-    const se = conservativePairedSe(v, values, counts);
-    if (se === null)
-        return null;
-    const nu = v.n - 1;
-    const q = quantile(nu);
-    return {
-        lower: { value: marginLower - q * se, se, nu, q },
-        upper: { value: marginUpper + q * se, se, nu, q },
-    };
-}
-/** SE_max of conservativePairedBounds; null when N_v < 2. */
-function conservativePairedSe(v, values, counts) {
-    return new PairedSeScan(values).se(v, counts instanceof Float64Array ? counts : Float64Array.from(counts));
-}
-/**
- * SE_max of conservativePairedBounds, max_k (SS_V + W_k)/((N_v + k)(N_v + k − 1)), for a fixed
- * list of U's distinct values (not to be changed afterwards) and any V and counts: the fragility
- * searches ask it once per state, thousands of times, with the same values. The number is the plain scan's, to the bit: U's values
- * by (d − d̄_V)² descending, ties by index, and per value its end point and the integers around
- * the stationary point. Three things make it cheap:
- *
- * - Order. For strictly monotone values (checked once here) the distance is V-shaped over the
- *   index (fl(x − d̄) is monotone in x and fl(y²) in |y|), so the order is a merge from both ends —
- *   the left (lower index) first on a tie, a run of equal distances on the right emitted in
- *   ascending index: the order the sort gives, produced only as far as the scan reads it.
- *   Otherwise the order is sorted (distance descending, then index) once per V.
- * - Early stop. Later weights are ≤ the current w, so every later point (y = N_v + k′ tasks,
- *   k′ > k) has numerator ≤ A + (y − N_v − k)·w, A = SS_V + W_k: it lies under g(y) = (B + w·y)/
- *   (y(y − 1)), B = A − (N_v + k)·w. g′(y) has the sign of −h(y), h(y) = w·y² + 2B·y − B, and
- *   h′(y) = 2(B + w·y) ≥ 0 for y ≥ N_v + k, so h(y₀) > 0 at y₀ = N_v + k + 1 makes g decreasing on
- *   [y₀, ∞) and g(y₀) bounds every later point. The scan stops when h(y₀) > 0 and g(y₀)·(1 + ε) <
- *   best, with margins above the rounding of h and of the later sums (≤ 2m + 8 roundings of
- *   positive terms): a point the full scan would still evaluate cannot beat `best` in floating
- *   point either.
- * - Checkpoints. The scan's state (k, W_k, best) before every position it read is kept with the
- *   count it read there. For the same V (the order and distances hold) a new call resumes at the
- *   first position whose count changed — the same operations on the same numbers as a fresh scan —
- *   and returns the last result when none did.
- */
-class PairedSeScan {
-    /**
-     * Float64Array only, as the counts: with an Array here and a typed array there, the scan's
-     * element loads saw several kinds, TurboFan dropped its code after a deopt and the loop ran in
-     * the baseline tier, boxing every double (~330 MB of garbage on deep-attempts' fragility).
-     */
-    values;
-    m;
-    monotone;
-    /** The order by distance (positions 0..produced−1) and each value's distance (where computed). */
-    order;
-    w;
-    /** Before position t: k, W_k and best; and the count read at t. */
-    kAt;
-    wkAt;
-    bestAt;
-    countAt;
-    /** The V the order, distances and checkpoints belong to (NaN: none yet). */
-    vN = Number.NaN;
-    vSum = Number.NaN;
-    vSq = Number.NaN;
-    mean = 0;
-    ssV = 0;
-    /** The merge from both ends: positions produced so far, its fronts and their distances. */
-    produced = 0;
-    left = 0;
-    right = -1;
-    wl = 0;
-    wr = 0;
-    /** How many positions the last scan read (it read the counts at 0..read−1), and its result. */
-    read = 0;
-    result = 0;
-    constructor(values) {
-        const m = values.length;
-        this.values = values instanceof Float64Array ? values : Float64Array.from(values);
-        this.m = m;
-        let up = true;
-        let down = true;
-        for (let j = 1; j < m && (up || down); j++) {
-            up &&= values[j - 1] < values[j];
-            down &&= values[j - 1] > values[j];
-        }
-        this.monotone = up || down;
-        this.order = new Int32Array(m);
-        this.w = new Float64Array(m);
-        this.kAt = new Float64Array(m);
-        this.wkAt = new Float64Array(m);
-        this.bestAt = new Float64Array(m);
-        this.countAt = new Float64Array(m);
-    }
-    /** SE_max for V's sums and `counts[j]` open tasks of value j; null when N_v < 2. */
-    se(v, counts) {
-        if (v.n < 2)
-            return null;
-        if (v.n === this.vN && v.sum === this.vSum && v.sumSq === this.vSq) {
-            let t = 0;
-            const order = this.order;
-            const countAt = this.countAt;
-            while (t < this.read && counts[order[t]] === countAt[t])
-                t++;
-            if (t === this.read)
-                return this.result;
-            return this.scan(t, counts);
-        }
-        this.vN = v.n;
-        this.vSum = v.sum;
-        this.vSq = v.sumSq;
-        const mean = v.sum / v.n;
-        this.mean = mean;
-        this.ssV = Math.max(0, v.sumSq - v.sum * mean);
-        const m = this.m;
-        const values = this.values;
-        const w = this.w;
-        if (this.monotone) {
-            this.produced = 0;
-            this.left = 0;
-            this.right = m - 1;
-            if (m > 0) {
-                this.wl = (values[0] - mean) ** 2;
-                this.wr = (values[m - 1] - mean) ** 2;
-                w[0] = this.wl;
-                w[m - 1] = this.wr;
-            }
-        }
-        else {
-            const order = this.order;
-            for (let j = 0; j < m; j++) {
-                w[j] = (values[j] - mean) ** 2;
-                order[j] = j;
-            }
-            order.sort((x, y) => w[y] - w[x] || x - y);
-            this.produced = m;
-        }
-        return this.scan(0, counts);
-    }
-    /** The scan from position t0, whose checkpoint (or, at 0, the start) holds. */
-    scan(t0, counts) {
-        const m = this.m;
-        const n = this.vN;
-        const ssV = this.ssV;
-        const mean = this.mean;
-        const values = this.values;
-        const order = this.order;
-        const w = this.w;
-        const kAt = this.kAt;
-        const wkAt = this.wkAt;
-        const bestAt = this.bestAt;
-        const countAt = this.countAt;
-        const eps = (m + 16) * 4e-16;
-        // The merge from both ends, in locals while scanning (written back below).
-        let produced = this.produced;
-        let left = this.left;
-        let right = this.right;
-        let wl = this.wl;
-        let wr = this.wr;
-        let best = t0 === 0 ? ssV / (n * (n - 1)) : bestAt[t0];
-        let k = t0 === 0 ? 0 : kAt[t0];
-        let wk = t0 === 0 ? 0 : wkAt[t0];
-        // Whether the last value read raised `best` (then the early stop is not tried: still rising).
-        let rising = true;
-        let t = t0;
-        for (; t < m; t++) {
-            if (t === produced) {
-                if (wl >= wr) {
-                    order[produced++] = left++;
-                    if (left <= right) {
-                        wl = (values[left] - mean) ** 2;
-                        w[left] = wl;
-                    }
-                }
-                else {
-                    // The run of distances equal to wr at the right end (the left front's is smaller).
-                    let s = right;
-                    while (s - 1 > left) {
-                        const x = (values[s - 1] - mean) ** 2;
-                        if (x !== wr)
-                            break;
-                        w[s - 1] = x;
-                        s--;
-                    }
-                    for (let j = s; j <= right; j++)
-                        order[produced++] = j;
-                    right = s - 1;
-                    if (right > left) {
-                        wr = (values[right] - mean) ** 2;
-                        w[right] = wr;
-                    }
-                    else
-                        wr = wl;
-                }
-            }
-            kAt[t] = k;
-            wkAt[t] = wk;
-            bestAt[t] = best;
-            const j = order[t];
-            // Within a block of equal w, (SS + W)/((N+k)(N+k−1)) is linear over a positive convex
-            // quadratic in k, hence quasi-concave: its maximum is at the end points or the stationary point.
-            const c = counts[j];
-            countAt[t] = c;
-            if (c <= 0)
-                continue;
-            const wj = w[j];
-            const base = n + k;
-            const A = ssV + wk;
-            // With y = N_v + k + x, B = SS_V + W_k − w·(N_v + k): f = (B + w y)/(y(y − 1)), whose
-            // derivative vanishes at w y² + 2B y − B = 0; the integers around that root are the candidates.
-            const B = A - wj * base;
-            if (!rising) {
-                const y0 = base + 1;
-                const h = wj * y0 * y0 + 2 * B * y0 - B;
-                const hScale = wj * y0 * y0 + 2 * Math.abs(B) * y0 + Math.abs(B);
-                if (h > 1e-12 * hScale && ((A + wj) / (y0 * (y0 - 1))) * (1 + eps) < best)
-                    break;
-            }
-            const end = base + c;
-            const before = best;
-            best = Math.max(best, (A + c * wj) / (end * (end - 1)));
-            // Interior points exist only for c ≥ 2 (0 < x < c).
-            if (wj > 0 && c >= 2) {
-                const disc = B * B + wj * B;
-                if (disc >= 0) {
-                    const x0 = Math.floor((-B + Math.sqrt(disc)) / wj - base);
-                    for (let x = x0; x <= x0 + 1; x++) {
-                        if (x > 0 && x < c) {
-                            const y = base + x;
-                            best = Math.max(best, (A + x * wj) / (y * (y - 1)));
-                        }
-                    }
-                }
-            }
-            rising = best > before;
-            k += c;
-            wk += c * wj;
-        }
-        this.produced = produced;
-        this.left = left;
-        this.right = right;
-        this.wl = wl;
-        this.wr = wr;
-        this.read = t < m ? t + 1 : m;
-        this.result = Math.sqrt(best);
-        return this.result;
-    }
-}
-/**
- * Clustered SE (CR2, or CR1), any d on U. For every S, with μ = Δ(S) ∈ [Δ_L, Δ_H] and cluster g of
- * V ∪ S (n tasks):
- * - The residual sum S_g = Σ_{V∩g}(d − μ) + Σ_{S∩g}(d − μ) lies in [lo_g(μ), hi_g(μ)], adding
- *   every positive resp. negative term of U∩g; so |S_g| ≤ B_g(μ) = max(hi_g(μ), −lo_g(μ)). hi_g and
- *   −lo_g are convex piecewise-linear in μ, B_g ≥ 0, so Σ_g w_g B_g(μ)² is convex and its maximum
- *   over [Δ_L, Δ_H] is at an end point.
- * - CR2: SE² = (1/n) Σ_g S_g²/(n − n_g), and n ≥ N_v, n − n_g ≥ |V \ g| = N_v − n_g^V; so
- *   SE² ≤ (1/N_v) Σ_g B_g²/(N_v − n_g^V). CR1: SE² = G/(G−1)·Σ_g S_g²/n², G ≥ G_V, n ≥ N_v, so
- *   SE² ≤ G_V/(G_V−1)·Σ_g B_g²/N_v².
- * - ν: CR1 G − 1 ≥ G_V − 1. CR2: ν = 1/F(p) with p_g = n_g/n the shares (standard-error.ts),
- *   F = Σ p_g² + Σ_{g≠h} r_g r_h, r_g = p_g²/(1 − p_g), increasing in every p_g; p_g ≤ P_g =
- *   (n_g^V + u_g)/(N_v + u_g) (all of g's open tasks and nothing else join), so F ≤ F̄ with P in
- *   place of p and ν ≥ max(1, 1/F̄) (ν ≥ 1 always); the reported ν is clamped to ≤ G − 1 ≥ G_V − 1,
- *   so ν_min = min(G_V − 1, max(1, 1/F̄)) and q_max = q(ν_min).
- * null when G_V < 2 (S = ∅ leaves the SE undefined).
- */
-function conservativeClusteredBounds(v, cs, marginLower, marginUpper, correction, quantile) {
-    const G = cs.clusterCount;
-    const nv = v.n;
-    let gV = 0;
-    for (let g = 0; g < G; g++)
-        if (cs.validSize[g] > 0)
-            gV++;
-    if (gV < 2)
-        return null;
-    const open = new Float64Array(G);
-    for (let j = 0; j < cs.openCluster.length; j++) {
-        const g = cs.openCluster[j];
-        open[g] = open[g] + cs.openCount[j];
-    }
-    const hi = new Float64Array(G);
-    const lo = new Float64Array(G);
-    const sumB2 = (mu) => {
-        for (let g = 0; g < G; g++) {
-            const a = cs.validSum[g] - cs.validSize[g] * mu;
-            hi[g] = a;
-            lo[g] = a;
-        }
-        for (let j = 0; j < cs.openCluster.length; j++) {
-            const g = cs.openCluster[j];
-            const e = (cs.openValue[j] - mu) * cs.openCount[j];
-            if (e > 0)
-                hi[g] = hi[g] + e;
-            else
-                lo[g] = lo[g] + e;
-        }
-        let s = 0;
-        for (let g = 0; g < G; g++) {
-            const b = Math.max(hi[g], -lo[g]);
-            const b2 = b * b;
-            s += correction === "cr1" ? b2 : b2 / (nv - cs.validSize[g]);
-        }
-        return correction === "cr1" ? ((gV / (gV - 1)) * s) / (nv * nv) : s / nv;
-    };
-    const se = Math.sqrt(Math.max(sumB2(marginLower), sumB2(marginUpper)));
-    let nu = gV - 1;
-    if (correction === "cr2") {
-        let sumP2 = 0;
-        let sumR = 0;
-        let sumR2 = 0;
-        for (let g = 0; g < G; g++) {
-            const ng = cs.validSize[g] + open[g];
-            if (ng <= 0)
-                continue;
-            const p = ng / (nv + open[g]);
-            const r = (p * p) / (1 - p);
-            sumP2 += p * p;
-            sumR += r;
-            sumR2 += r * r;
-        }
-        const fBar = sumP2 + Math.max(0, sumR * sumR - sumR2);
-        nu = Math.min(gV - 1, Math.max(1, 1 / fBar));
-    }
-    const q = quantile(nu);
-    return {
-        lower: { value: marginLower - q * se, se, nu, q },
-        upper: { value: marginUpper + q * se, se, nu, q },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/validity-bounds.ts
-/**
- * Validity intervals (SPEC §2) and margin bounds (SPEC §3): the extremes over S ⊆ U of
- *
- *     R(S) = (baseSum + Σ_{i∈S} xᵢ) / (baseCount + |S|)
- *
- * where the base is the valid set (Σ_V, N_v) and the xᵢ are the values of the unresolved tasks
- * (task scores for a per-model interval, dₜ for the margin). One function serves both, and for
- * the margin one S is shared by both models because each xᵢ is already a per-task difference.
- *
- * Exact (Dinkelbach 1967): adding a value moves the mean toward it, so the minimum adds U's
- * values in ascending order for as long as the next value is below the running mean (and the
- * maximum, in descending order, while above it). This is the scan of the D+1 prefixes of U sorted
- * once, stopped at the first prefix whose successor cannot improve: every later value is at
- * least as far on the wrong side, so the ratio along the prefixes is unimodal and the stop point
- * is the optimum. O(D log D) for the sort, O(D) for the scan.
- *
- * Determinism and tie-breaking: values are ordered by (value, index), and callers fill `extras`
- * in dataset order (sorted by task key), so ties are broken by task key. A value equal to the
- * optimum (within TIE_TOLERANCE) does not join: the returned sets are the SMALLEST optimising sets.
- * Within a run of equal values that straddles the stop point (possible only when baseCount = 0),
- * the lowest index joins first, for the minimum and for the maximum alike.
- */
-/**
- * Two means closer than this are treated as equal when deciding whether a value improves the
- * ratio; it absorbs floating-point noise in the running sums so that tie-breaking (and hence the
- * optimising sets) stays deterministic. Values are of order 1 (scores in [0, 1], d in [−1, 1]);
- * distinct rational ratios over ≤ 10⁶ tasks differ by far more than this.
- */
-const TIE_TOLERANCE = 1e-12;
-/**
- * Indices 0..n−1 ordered by (value ascending, index ascending). Task scores and differences take
- * few distinct values (k/K), so the indices are bucketed by value in one pass (keeping index order
- * within a bucket) and only the distinct values are sorted, natively: O(n + V log V).
- */
-function ascendingOrder(values) {
-    const n = values.length;
-    // Each index's bucket (numbered in order of first appearance) and the buckets' sizes: no
-    // array per bucket. Equal values often come in runs, which skip the Map.
-    const bucketOf = new Map();
-    const bucket = new Uint32Array(n);
-    const sizes = [];
-    let last = NaN;
-    let lastBucket = 0;
-    for (let i = 0; i < n; i++) {
-        const v = values[i];
-        if (v !== last) {
-            let b = bucketOf.get(v);
-            if (b === undefined) {
-                b = sizes.length;
-                bucketOf.set(v, b);
-                sizes.push(0);
-            }
-            last = v;
-            lastBucket = b;
-        }
-        bucket[i] = lastBucket;
-        sizes[lastBucket] = sizes[lastBucket] + 1;
-    }
-    // Where each bucket starts in the order: its values ascending.
-    const start = new Uint32Array(sizes.length);
-    let at = 0;
-    for (const v of Float64Array.from(bucketOf.keys()).sort()) {
-        const b = bucketOf.get(v);
-        start[b] = at;
-        at += sizes[b];
-    }
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) {
-        const b = bucket[i];
-        order[start[b]] = i;
-        start[b] = start[b] + 1;
-    }
-    return order;
-}
-/**
- * Exact bounds of R(S) over all subsets S of the extras, with the smallest optimising sets.
- * `baseCount` = 0 is allowed: then S = ∅ is excluded (R undefined) and the extremes are taken over
- * non-empty S; with no extras either, everything is null. With `withSets` false the sets are left
- * empty (a model's score interval needs only the bounds: at 10⁶ unresolved tasks the sets were
- * ~8 MB of garbage each).
- */
-function exactRatioBounds(baseSum, baseCount, extras, withSets = true) {
-    const n = extras.length;
-    if (baseCount === 0 && n === 0)
-        return { lower: null, upper: null, lowerSet: [], upperSet: [] };
-    const order = ascendingOrder(extras);
-    // Minimum: ascending values, join while strictly below the running mean.
-    let sum = baseSum;
-    let count = baseCount;
-    let k = 0;
-    while (k < n) {
-        const v = extras[order[k]];
-        if (count > 0 && !(v < sum / count - TIE_TOLERANCE))
-            break;
-        sum += v;
-        count++;
-        k++;
-    }
-    const lower = sum / count;
-    const lowerSet = [];
-    if (withSets)
-        for (let j = 0; j < k; j++)
-            lowerSet.push(order[j]);
-    // Maximum: descending values; within a run of equal values, ascending index.
-    sum = baseSum;
-    count = baseCount;
-    const upperSet = [];
-    let end = n;
-    scan: while (end > 0) {
-        const groupValue = extras[order[end - 1]];
-        let start = end - 1;
-        while (start > 0 && extras[order[start - 1]] === groupValue)
-            start--;
-        for (let j = start; j < end; j++) {
-            if (count > 0 && !(groupValue > sum / count + TIE_TOLERANCE))
-                break scan;
-            sum += groupValue;
-            count++;
-            if (withSets)
-                upperSet.push(order[j]);
-        }
-        end = start;
-    }
-    const upper = sum / count;
-    return { lower, upper, lowerSet, upperSet };
-}
-/**
- * The seed's bound: every one of the `extraCount` unresolved tasks joins, with the worst value
- * (`worst`) for the lower bound and the best (`best`) for the upper. Per model worst/best are
- * 0/1: [P_v/(N_v+D), (P_v+D)/(N_v+D)]; for the margin they are −1/+1. Null when nothing is counted.
- */
-function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
-    const count = baseCount + extraCount;
-    if (count === 0)
-        return { lower: null, upper: null };
-    return { lower: (baseSum + worst * extraCount) / count, upper: (baseSum + best * extraCount) / count };
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/exact-sum.ts
-
-/** Below this magnitude a floating-point sum's sign is checked exactly. */
-const NEAR_ZERO = 1e-9;
-/** Σ pᵢ/kᵢ kept as integer numerators by denominator. */
-class ExactSum {
-    byDenominator = new Map();
-    /** Adds numerator/denominator (integers, denominator ≥ 1). */
-    add(numerator, denominator) {
-        if (numerator === 0)
-            return;
-        this.byDenominator.set(denominator, (this.byDenominator.get(denominator) ?? 0) + numerator);
-    }
-    /** Adds task i's d = pass_a/K*_a − pass_b/K*_b (both models must have K* ≥ 1 there). */
-    addDifference(a, b, infra) {
-        this.add(a.pass, effectiveAttempts(a, infra));
-        this.add(-b.pass, effectiveAttempts(b, infra));
-    }
-    /** The sum over the least common denominator: numerator and denominator as BigInt. */
-    fraction() {
-        const gcd = (x, y) => {
-            while (y !== 0n)
-                [x, y] = [y, x % y];
-            return x;
-        };
-        let denominator = 1n;
-        for (const [k, n] of this.byDenominator) {
-            if (n === 0)
-                continue;
-            const big = BigInt(k);
-            denominator = (denominator / gcd(denominator, big)) * big;
-        }
-        let numerator = 0n;
-        for (const [k, n] of this.byDenominator)
-            if (n !== 0)
-                numerator += BigInt(n) * (denominator / BigInt(k));
-        return { numerator, denominator };
-    }
-    /** −1, 0 or +1: the sum's exact sign. */
-    sign() {
-        const { numerator } = this.fraction();
-        return numerator === 0n ? 0 : numerator > 0n ? 1 : -1;
-    }
-    /** The sum as a number: exactly 0 when it is 0, of the exact sign otherwise. */
-    value() {
-        const { numerator, denominator } = this.fraction();
-        if (numerator === 0n)
-            return 0;
-        // Both fit a double's range (denominator ≤ lcm of the attempt counts); the quotient keeps the sign.
-        return Number(numerator) / Number(denominator);
-    }
-}
-/**
- * A ratio Σ d / count computed in floating point, made exact near 0: exactly 0 when the exact sum
- * is 0; the exact sum's value over `count` when the floating-point sign is wrong; else unchanged.
- * `exact` builds the exact sum (called only near 0).
- */
-function exactNearZero(value, count, exact) {
-    if (value === null || !(Math.abs(value) <= NEAR_ZERO))
-        return value;
-    const sum = exact();
-    const sign = sum.sign();
-    if (sign === 0)
-        return 0;
-    if (Math.sign(value) === sign)
-        return value;
-    return sum.value() / count;
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/margin.ts
-
-
-
-
-
-
-
-
-/**
- * By the columns' count arrays, the candidate's then the baseline's (both shared by every label
- * overlay of one dataset: withLabels; a rank pairs one model's array with several others'), then
- * by infra policy. evaluate() runs analyseMargin for the dataset, for fragility's verification
- * and for each review revision: the counts are read once, not at each.
- */
-const pairsByCounts = new WeakMap();
-function taskPairs(columns, infra) {
-    let byBaseline = pairsByCounts.get(columns.candidate);
-    if (byBaseline === undefined) {
-        byBaseline = new WeakMap();
-        pairsByCounts.set(columns.candidate, byBaseline);
-    }
-    let byInfra = byBaseline.get(columns.baseline);
-    if (byInfra === undefined) {
-        byInfra = new Map();
-        byBaseline.set(columns.baseline, byInfra);
-    }
-    const known = byInfra.get(infra);
-    if (known !== undefined && known.d.length === columns.validity.length)
-        return known;
-    const n = columns.validity.length;
-    const d = new Float64Array(n);
-    const rerun = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-        const a = columns.candidate[i];
-        const b = columns.baseline[i];
-        const ka = effectiveAttempts(a, infra);
-        const kb = effectiveAttempts(b, infra);
-        if (a === undefined || b === undefined || ka === 0 || kb === 0) {
-            d[i] = Number.NaN;
-            rerun[i] = Number.NaN;
-            continue;
-        }
-        const ma = a.pass / ka;
-        const mb = b.pass / kb;
-        d[i] = ma - mb;
-        const va = scoreRerunVariance(ma, ka);
-        const vb = scoreRerunVariance(mb, kb);
-        rerun[i] = va === null || vb === null ? Number.NaN : va + vb;
-    }
-    const pairs = { d, rerun };
-    byInfra.set(infra, pairs);
-    return pairs;
-}
-/**
- * dₜ = m_candidate − m_baseline of every task, NaN where a model has K* = 0 (not a task of C);
- * labels do not enter. Shared, never modify it.
- */
-function taskDifferences(columns, infra) {
-    return taskPairs(columns, infra).d;
-}
-/**
- * Compute the comparison. With `validity_bound: pessimistic` every task of U joins with d = −1
- * (lower) resp. +1 (upper), so S_L = S_H = U and the SEs are taken over V ∪ U with those
- * replaced values. With `standard_error: clustered` every task of C must carry a `cluster`; if any
- * lacks one the SEs (and so LCB/UCB) are null rather than guessed — the caller reports it.
- * LCB/UCB are null when N_v = 0 (no anchor for the margin) or the SE is undefined. `columns`
- * (default: the dataset's own) may carry other labels for the same tasks.
- */
-function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
-    const validity = columns.validity;
-    const n = validity.length;
-    const infra = opts.infra;
-    const clustered = opts.margin.standard_error === "clustered";
-    const correction = opts.margin.cluster_correction;
-    const validD = new Float64Array(n);
-    // (Typed, at most one a task: pushed onto arrays, these were most of an evaluation's garbage.)
-    const validTask = new Int32Array(n);
-    const unresolvedD = new Float64Array(n);
-    let dCount = 0;
-    const unresolvedTaskIndices = [];
-    let universe = 0;
-    let broken = 0;
-    let disputed = 0;
-    let unreviewed = 0;
-    let nv = 0;
-    let validSum = 0;
-    let rerunOk = true;
-    const rerunTerms = new Float64Array(n);
-    // Clusters numbered in order of first appearance among the common tasks (g below counts them).
-    const clusterNumber = new Int32Array(columns.clusterCount).fill(-1);
-    let g = 0;
-    const clusterOfTask = new Int32Array(n).fill(-1);
-    let withoutCluster = 0;
-    const pairs = taskPairs(columns, infra);
-    for (let i = 0; i < n; i++) {
-        const label = validity[i];
-        if (label === BROKEN_CODE) {
-            broken++;
-            continue;
-        }
-        universe++;
-        const d = pairs.d[i];
-        // (NaN: not a task of C.)
-        if (d !== d)
-            continue;
-        {
-            const k = columns.cluster[i];
-            if (k < 0)
-                withoutCluster++;
-            else {
-                let c = clusterNumber[k];
-                if (c < 0) {
-                    c = g++;
-                    clusterNumber[k] = c;
-                }
-                clusterOfTask[i] = c;
-            }
-        }
-        if (label === VALID_CODE) {
-            validD[nv] = d;
-            validTask[nv] = i;
-            validSum += d;
-            const rerun = pairs.rerun[i];
-            if (rerun !== rerun)
-                rerunOk = false;
-            else
-                rerunTerms[nv] = rerun;
-            nv++;
-        }
-        else {
-            if (label === DISPUTED_CODE)
-                disputed++;
-            else
-                unreviewed++;
-            unresolvedD[dCount++] = d;
-            unresolvedTaskIndices.push(i);
-        }
-    }
-    const uD = unresolvedD.slice(0, dCount);
-    const vD = validD.subarray(0, nv);
-    let marginLower;
-    let marginUpper;
-    let lowerSet;
-    let upperSet;
-    // Values of the tasks of S_L / S_H as they enter the SE (pessimistic: replaced by ∓1).
-    let lowerValues;
-    let upperValues;
-    if (opts.margin.validity_bound === "exact") {
-        const bounds = exactRatioBounds(validSum, nv, uD);
-        marginLower = bounds.lower;
-        marginUpper = bounds.upper;
-        lowerSet = bounds.lowerSet;
-        upperSet = bounds.upperSet;
-        lowerValues = Float64Array.from(lowerSet, (j) => uD[j]);
-        upperValues = Float64Array.from(upperSet, (j) => uD[j]);
-    }
-    else {
-        const bounds = pessimisticBounds(validSum, nv, dCount, -1, 1);
-        marginLower = bounds.lower;
-        marginUpper = bounds.upper;
-        const all = Array.from({ length: dCount }, (_, j) => j);
-        lowerSet = all;
-        upperSet = all;
-        lowerValues = new Float64Array(dCount).fill(-1);
-        upperValues = new Float64Array(dCount).fill(1);
-    }
-    // Counts are integers: a bound (or the margin) at 0 is exactly 0, not −1.85e-17 (exact-sum.ts).
-    const exact = exactFigures(columns, infra, validTask.subarray(0, nv), unresolvedTaskIndices);
-    const pessimistic = opts.margin.validity_bound === "pessimistic";
-    marginLower = exact.ratio(marginLower, pessimistic ? [] : lowerSet, pessimistic ? -dCount : 0);
-    marginUpper = exact.ratio(marginUpper, pessimistic ? [] : upperSet, pessimistic ? dCount : 0);
-    const concat = (extra) => {
-        const out = new Float64Array(nv + extra.length);
-        out.set(vD, 0);
-        out.set(extra, nv);
-        return out;
-    };
-    const clustersOf = (set) => {
-        const out = new Int32Array(nv + set.length);
-        for (let j = 0; j < nv; j++)
-            out[j] = clusterOfTask[validTask[j]];
-        for (let j = 0; j < set.length; j++) {
-            out[nv + j] = clusterOfTask[unresolvedTaskIndices[set[j]]];
-        }
-        return out;
-    };
-    const everyClustered = withoutCluster === 0 && nv + dCount > 0;
-    const sePairedValid = pairedStandardError(vD);
-    const cr2Valid = everyClustered ? clusteredStandardError(vD, clustersOf([]), g, "cr2") : null;
-    let seValid;
-    let seLower;
-    let seUpper;
-    let nuValid;
-    let nuLower;
-    let nuUpper;
-    let clusters = null;
-    let largestClusterShare = null;
-    if (!clustered) {
-        const lowerAll = concat(lowerValues);
-        const upperAll = concat(upperValues);
-        seValid = sePairedValid;
-        seLower = pairedStandardError(lowerAll);
-        seUpper = pairedStandardError(upperAll);
-        nuValid = seValid === null ? null : nv - 1;
-        nuLower = seLower === null ? null : lowerAll.length - 1;
-        nuUpper = seUpper === null ? null : upperAll.length - 1;
-    }
-    else if (everyClustered) {
-        const v = correction === "cr2" && cr2Valid !== null
-            ? cr2Valid
-            : clusteredStandardError(vD, clustersOf([]), g, correction);
-        const lo = clusteredStandardError(concat(lowerValues), clustersOf(lowerSet), g, correction);
-        const hi = clusteredStandardError(concat(upperValues), clustersOf(upperSet), g, correction);
-        clusters = v.clusters;
-        largestClusterShare = v.largestShare;
-        seValid = v.se;
-        seLower = lo.se;
-        seUpper = hi.se;
-        nuValid = v.nu;
-        nuLower = lo.nu;
-        nuUpper = hi.nu;
-    }
-    else {
-        const seen = new Set();
-        for (let j = 0; j < nv; j++) {
-            const c = clusterOfTask[validTask[j]];
-            if (c >= 0)
-                seen.add(c);
-        }
-        clusters = seen.size;
-        seValid = seLower = seUpper = null;
-        nuValid = nuLower = nuUpper = null;
-    }
-    const seRerun = rerunOk && nv > 0 ? rerunStandardError(rerunTerms.subarray(0, nv)) : null;
-    const confidence = opts.margin.confidence;
-    const z = normalQuantile(confidence);
-    const kind = opts.margin.quantile;
-    const quantileOf = quantileFunction(opts.margin);
-    const q = (nu) => (nu === null ? null : quantileOf(nu));
-    const qValid = q(nuValid);
-    const qLower = q(nuLower);
-    const qUpper = q(nuUpper);
-    const margin = exact.ratio(nv > 0 ? validSum / nv : null, [], 0);
-    let lcb = margin !== null && marginLower !== null && seLower !== null && qLower !== null
-        ? marginLower - qLower * seLower
-        : null;
-    let ucb = margin !== null && marginUpper !== null && seUpper !== null && qUpper !== null
-        ? marginUpper + qUpper * seUpper
-        : null;
-    let lcbKind = opts.margin.validity_bound === "pessimistic" ? "pessimistic" : null;
-    let ucbKind = lcbKind;
-    let lcbSet = null;
-    let ucbSet = null;
-    let marginAtLcb = lcb === null ? null : marginLower;
-    let marginAtUcb = ucb === null ? null : marginUpper;
-    let lower = null;
-    let upper = null;
-    if (opts.margin.validity_bound === "exact" &&
-        margin !== null &&
-        marginLower !== null &&
-        marginUpper !== null &&
-        seValid !== null) {
-        // The bound over every resolution (SPEC §3 revision 2).
-        let validSq = 0;
-        for (let j = 0; j < nv; j++)
-            validSq += vD[j] ** 2;
-        const sums = { n: nv, sum: validSum, sumSq: validSq };
-        const single = uD.every((x) => x === -1 || x === 0 || x === 1);
-        const exact = !clustered && single
-            ? exactUnionBounds(sums, {
-                minus: uD.filter((x) => x === -1).length,
-                zero: uD.filter((x) => x === 0).length,
-                plus: uD.filter((x) => x === 1).length,
-            }, quantileOf)
-            : null;
-        let kind = "exact";
-        if (exact !== null) {
-            lower = exact.lower;
-            upper = exact.upper;
-            lcbSet = attainingSet(uD, exact.lower);
-            ucbSet = attainingSet(uD, exact.upper);
-            // Δ(S) = (Σ_V d + Σ_S d)/(N_v + |S|), single-attempt d ∈ {−1, 0, +1}.
-            const at = (b) => (validSum + b.plus - b.minus) / (nv + b.minus + b.zero + b.plus);
-            marginAtLcb = at(exact.lower);
-            marginAtUcb = at(exact.upper);
-        }
-        else {
-            kind = "conservative";
-            const [uValues, uCounts] = valueCounts(uD);
-            const r = clustered
-                ? conservativeClusteredBounds(sums, clusterSums(vD, clustersOf([]), uD, clustersOf(Array.from(uD, (_, j) => j)).subarray(nv), g), marginLower, marginUpper, correction, quantileOf)
-                : conservativePairedBounds(sums, uValues, uCounts, marginLower, marginUpper, quantileOf);
-            lower = r?.lower ?? null;
-            upper = r?.upper ?? null;
-            marginAtLcb = marginLower;
-            marginAtUcb = marginUpper;
-        }
-        lcb = lower?.value ?? null;
-        ucb = upper?.value ?? null;
-        seLower = lower?.se ?? null;
-        seUpper = upper?.se ?? null;
-        nuLower = lower?.nu ?? null;
-        nuUpper = upper?.nu ?? null;
-        lcbKind = lower === null ? null : kind;
-        ucbKind = upper === null ? null : kind;
-    }
-    else if (opts.margin.validity_bound === "exact") {
-        // No SE on V: the resolution that breaks every open task has no bound, so none holds at all.
-        lcb = ucb = null;
-    }
-    const qLowerOut = lower !== null ? lower.q : opts.margin.validity_bound === "exact" ? null : qLower;
-    const qUpperOut = upper !== null ? upper.q : opts.margin.validity_bound === "exact" ? null : qUpper;
-    if (lcb === null)
-        lcbKind = marginAtLcb = null;
-    if (ucb === null)
-        ucbKind = marginAtUcb = null;
-    return {
-        universeTasks: universe,
-        brokenTasks: broken,
-        commonTasks: nv + dCount,
-        commonValidTasks: nv,
-        unresolvedTasks: dCount,
-        disputedTasks: disputed,
-        unreviewedTasks: unreviewed,
-        disputedFraction: nv + dCount > 0 ? dCount / (nv + dCount) : null,
-        margin,
-        marginLower,
-        marginUpper,
-        validitySensitivity: margin !== null && marginLower !== null ? margin - marginLower : null,
-        validitySensitivityUpside: margin !== null && marginUpper !== null ? marginUpper - margin : null,
-        seValid,
-        seLower,
-        seUpper,
-        seRerun,
-        nuValid,
-        nuLower,
-        nuUpper,
-        quantile: kind,
-        qValid,
-        qLower: qLowerOut,
-        qUpper: qUpperOut,
-        clusters,
-        largestClusterShare,
-        tasksWithoutCluster: clustered ? withoutCluster : 0,
-        sePairedValid,
-        seCr2Valid: cr2Valid?.se ?? null,
-        z,
-        lcb,
-        ucb,
-        marginAtLcb,
-        marginAtUcb,
-        lcbKind,
-        ucbKind,
-        lcbSet,
-        ucbSet,
-        unresolvedTaskIndices,
-        unresolvedD: uD,
-        lowerSet,
-        upperSet,
-    };
-}
-/**
- * A ratio over V ∪ S (S: positions in U) plus `extra` (the pessimistic bound's ∓|U|), computed in
- * floating point, made exact near 0 from the counts (exact-sum.ts): the divisor is |V| + |S| + 0.
- */
-function exactFigures(columns, infra, valid, unresolved) {
-    return {
-        ratio: (value, open, extra) => exactNearZero(value, valid.length + (extra === 0 ? open.length : Math.abs(extra)), () => {
-            const s = new ExactSum();
-            const add = (i) => {
-                s.addDifference(columns.candidate[i], columns.baseline[i], infra);
-            };
-            for (const i of valid)
-                add(i);
-            for (const j of open)
-                add(unresolved[j]);
-            s.add(extra, 1);
-            return s;
-        }),
-    };
-}
-/** The positions in U of the attaining set: the first `minus` tasks with d = −1, etc. (dataset order). */
-function attainingSet(uD, b) {
-    const left = new Map([
-        [-1, b.minus],
-        [0, b.zero],
-        [1, b.plus],
+    const line = buffer.subarray(0, i).filter((b) => b === 0x0a).length + 1;
+    throw new errors_InputError(`Invalid policy file ${shownPath}: 1 problem`, [
+        { location: { file: shownPath, line }, message: "the file is not valid UTF-8 text; save it as UTF-8." },
     ]);
-    const out = [];
-    for (const value of [-1, 0, 1]) {
-        for (let j = 0; j < uD.length; j++) {
-            if (uD[j] !== value)
-                continue;
-            const l = left.get(value);
-            if (l === 0)
-                break;
-            out.push(j);
-            left.set(value, l - 1);
-        }
-    }
-    return out;
-}
-/** Distinct values of U and how many tasks have each. */
-function valueCounts(uD) {
-    const m = new Map();
-    for (const x of uD)
-        m.set(x, (m.get(x) ?? 0) + 1);
-    return [Float64Array.from(m.keys()), Float64Array.from(m.values())];
-}
-/** Per-cluster sums of V and the (cluster, value) kinds of U, for the conservative clustered bound. */
-function clusterSums(vD, vc, uD, uc, g) {
-    const validSize = new Float64Array(g);
-    const validSum = new Float64Array(g);
-    for (let j = 0; j < vD.length; j++) {
-        const c = vc[j];
-        validSize[c] = validSize[c] + 1;
-        validSum[c] = validSum[c] + vD[j];
-    }
-    return {
-        validSize,
-        validSum,
-        openCluster: uc,
-        openValue: uD,
-        openCount: new Float64Array(uD.length).fill(1),
-        clusterCount: g,
-    };
 }
 
-;// CONCATENATED MODULE: ./src/core/rank/rank-pairs.ts
-
-
-
-/** The validity band holds 0 (touching counts): no level can order the pair (LCB ≤ Δ_L ≤ 0 ≤ Δ_H ≤ UCB). */
-function bandHoldsZero(lower, upper) {
-    return lower === null || upper === null || (lower <= 0 && upper >= 0);
-}
+;// CONCATENATED MODULE: ./src/core/policy/policy-diff.ts
 /**
- * Why an unordered pair is unordered: `validity` when the open labels can move its margin and 0 is
- * within the band they span (Δ_L ≤ 0 ≤ Δ_H, Δ_L < Δ_H: reviews could decide it); else
- * `run_variance` — the band excludes 0 but run variance does not, or the band is the single point
- * 0 (an exact score tie no review can move: only more tasks or attempts could order it).
+ * Policy changes on a pull request (SPEC §5.1): the base policy decides; the head's changes are
+ * listed rule by rule and every loosening is marked, so a PR cannot quietly soften its own gate.
+ *
+ * Rules are compared by meaning, not by text: "< 1%" and "< 0.01" are the same rule, and so are
+ * `on_expired` omitted and `on_expired: warn` (the default). For `common_valid_tasks`, a count,
+ * ">= 500" and "> 499" are the same rule.
+ *
+ * What counts as a loosening (head laxer than base):
+ * - a threshold that is a minimum (>=, >) lowered, or > turned into >= at the same value;
+ *   a maximum (<, <=) raised, or < turned into <= at the same value; a threshold whose direction
+ *   flips (not produced by parsePolicy) is marked as a loosening, since it cannot be ordered;
+ * - `missing_fraction` or `production_canary` removed (adding one is a tightening);
+ * - a smaller δ₀ in `observed_margin`; a lower `margin.confidence`;
+ * - `validity_bound` pessimistic → exact (the exact bound is narrower, so it clears more often);
+ * - `quantile` t → z (z ≤ t_ν for every ν, so the z bound is narrower);
+ * - `cluster_correction` cr2 → cr1 (CR1 has the smaller small-sample adjustment and, with
+ *   ν = G − 1 ≥ the Bell–McCaffrey ν, the smaller t quantile);
+ * - a later `revisit`; `on_expired` towards warn (fail → neutral → warn); `on_unresolved` fail → neutral;
+ *   `require_same_harness` true → false; `reruns` towards `latest` (fail → pool → latest: each
+ *   step lets a re-run of the eval count for more).
+ * Changes that are listed but not marked as loosening, because neither side is laxer in general:
+ * - `owner` (who answers for the thresholds);
+ * - `infra_errors` exclude ↔ count_as_fail: counting infra errors as fails penalises whichever
+ *   model has more of them, which may be the baseline, so it can move the margin either way;
+ *   infra errors are gated separately by `infra_error_rate` under both settings;
+ * - `margin.power`: it only changes the minimum detectable effect, a planning figure that never
+ *   decides, so a lower power is not a loosening;
+ * - `standard_error` paired ↔ clustered: the clustered (CR1) error is usually wider with
+ *   correlated tasks but can be narrower with few or anti-correlated clusters, so neither is the
+ *   stricter one in general;
+ * - `rank.require` and `rank.reference` (the ranking's gate, docs/rank.md): `top_resolved` asks
+ *   nothing of the candidate, and `top_group` and `above_reference` ask different things, so no
+ *   requirement is stricter than another in general; a new reference is another comparison.
  */
-function unresolvedBy(lower, upper) {
-    if (lower === null || upper === null)
-        return "validity";
-    return lower <= 0 && upper >= 0 && lower < upper ? "validity" : "run_variance";
-}
-/** The pairs (a, b), a before b in the models' order, as indices. */
-function pairIndices(k) {
-    const out = [];
-    for (let a = 0; a < k; a++)
-        for (let b = a + 1; b < k; b++)
-            out.push([a, b]);
-    return out;
-}
-/** Index of the pair {i, j} in pairIndices(k) order. */
-function pairIndex(k, i, j) {
-    const [a, b] = i < j ? [i, j] : [j, i];
-    return a * k - (a * (a + 1)) / 2 + (b - a - 1);
-}
-/**
- * analyseMargin for pair (a, b) of the common set, d = m_a − m_b, and the Dataset view it reads
- * (what influentialTasks reads too: records by index).
- */
-function pairAnalyser(data, set, tasks, infra) {
-    const pairDataset = (a, b) => ({
-        tasks,
-        baseline: data.summaries[b],
-        candidate: data.summaries[a],
-        modelsPresent: data.modelsPresent,
-        inputs: data.inputs,
-        rowsRead: data.rowsRead,
-        reviewRevisions: data.reviewRevisions,
-    });
-    return {
-        pairDataset,
-        analyse: (a, b, margin) => analyseMargin(pairDataset(a, b), { infra, margin }, pairColumns(set, a, b)),
-    };
-}
-/** Holm's step-down over every pair of k models, each pair analysed with `margin` at its level. */
-function orderPairs(k, analyse, margin, schedule = DIRECTIONAL_HOLM) {
-    const pairs = pairIndices(k);
-    const holm = holmStepDown(pairs.length, 1 - margin.confidence, (p, level) => {
-        const [a, b] = pairs[p];
-        const x = analyse(a, b, { ...margin, confidence: 1 - level });
-        return {
-            lcb: x.lcb,
-            ucb: x.ucb,
-            margin: x.margin,
-            marginLower: x.marginLower,
-            marginUpper: x.marginUpper,
-            se: x.seValid,
-            nu: x.nuValid,
-            lcbKind: x.lcbKind,
-            ucbKind: x.ucbKind,
-            tasksWithoutCluster: x.tasksWithoutCluster,
-        };
-    }, (_, x) => bandHoldsZero(x.marginLower, x.marginUpper) || x.lcb === null || x.ucb === null, schedule);
-    const above = new Uint8Array(k * k);
-    pairs.forEach(([a, b], p) => {
-        if (holm.ordered[p] !== 1)
-            return;
-        const x = holm.bounds[p];
-        if (x.lcb !== null && x.lcb > 0)
-            above[a * k + b] = 1;
-        else
-            above[b * k + a] = 1;
-    });
-    return { pairs, holm, above };
-}
-/**
- * The models in score order (best first): by the pairs' margins, whose sign is exact (a margin of
- * exactly 0 is a tie, whatever the floating-point scores), then by model id (code units).
- */
-function scoreOrder(models, bounds) {
-    const k = models.length;
-    return Array.from({ length: k }, (_, i) => i).sort((i, j) => {
-        const x = bounds[pairIndex(k, i, j)];
-        const margin = x?.margin ?? null;
-        if (margin !== null && margin !== 0) {
-            // margin = score_min(i,j) − score_max(i,j): positive puts the first-given model first.
-            const firstAbove = margin > 0;
-            return i < j === firstAbove ? -1 : 1;
-        }
-        const a = models[i];
-        const b = models[j];
-        return a < b ? -1 : a > b ? 1 : 0;
-    });
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/model-figures.ts
 
 
 
-/**
- * Scores from the valid tasks' sum and count and the unresolved tasks' scores:
- * valid-only Σ_V m / N_v, all-attempted (Σ_V m + Σ_U m)/(N_v + D), the exact interval (sort and
- * scan, SPEC §2) and the pessimistic one [Σ_V m/(N_v+D), (Σ_V m + D)/(N_v+D)].
- */
-function scoreFigures(validSum, validCount, unresolved) {
-    const d = unresolved.length;
-    let uSum = 0;
-    for (let i = 0; i < d; i++)
-        uSum += unresolved[i];
-    const exact = exactRatioBounds(validSum, validCount, unresolved, false);
-    const pess = pessimisticBounds(validSum, validCount, d, 0, 1);
-    return {
-        valid_only_score: validCount > 0 ? validSum / validCount : null,
-        all_attempted_score: validCount + d > 0 ? (validSum + uSum) / (validCount + d) : null,
-        interval_exact: exact.lower !== null && exact.upper !== null ? [exact.lower, exact.upper] : null,
-        interval_pessimistic: pess.lower !== null && pess.upper !== null ? [pess.lower, pess.upper] : null,
-    };
-}
-/** Bits of SideTasks.flags. */
-const HAS_ATTEMPT = 1;
-const LOST_TO_INFRA = 2;
-/** The other model has K* ≥ 1 too (the task is in C when not broken). */
-const COMMON = 4;
-/**
- * By the model's count array (shared by every label overlay of one dataset: withLabels), then by
- * infra policy: each evaluation of the dataset (its own, fragility's verification, each review
- * revision) reads the counts' scores once, not at each.
- */
-const sideTasksByCounts = new WeakMap();
-function sideTasks(columns, side, infra) {
-    const own = columns[side];
-    const others = columns[side === "baseline" ? "candidate" : "baseline"];
-    let byInfra = sideTasksByCounts.get(own);
-    if (byInfra === undefined) {
-        byInfra = new Map();
-        sideTasksByCounts.set(own, byInfra);
+/** How strictly each `reruns` mode treats a re-run of the eval (higher is stricter). */
+const RERUNS_STRICTNESS = { latest: 0, pool: 1, fail: 2 };
+function bound(t, count) {
+    const minimum = isMinimumOp(t.op);
+    if (count && minimum) {
+        return { minimum, value: t.op === ">=" ? Math.ceil(t.value) : Math.floor(t.value) + 1, inclusive: true };
     }
-    const known = byInfra.get(infra);
-    if (known !== undefined && known.score.length === columns.validity.length)
-        return known;
-    const n = columns.validity.length;
-    const score = new Float64Array(n);
-    const flags = new Uint8Array(n);
-    let pass = 0;
-    let fail = 0;
-    let infraError = 0;
-    let missing = 0;
-    for (let i = 0; i < n; i++) {
-        const c = own[i];
-        if (c !== undefined) {
-            pass += c.pass;
-            fail += c.fail;
-            infraError += c.infra_error;
-            missing += c.missing;
-        }
-        const k = effectiveAttempts(c, infra);
-        flags[i] =
-            (hasAttempt(c) ? HAS_ATTEMPT : 0) |
-                (isLostToInfra(c) ? LOST_TO_INFRA : 0) |
-                (effectiveAttempts(others[i], infra) > 0 ? COMMON : 0);
-        score[i] = c === undefined || k === 0 ? Number.NaN : c.pass / k;
-    }
-    const safe = Number.isSafeInteger(pass + fail + infraError + missing);
-    const tasks = { score, flags, totals: safe ? { pass, fail, infra: infraError, missing } : undefined };
-    byInfra.set(infra, tasks);
-    return tasks;
+    return { minimum, value: t.value, inclusive: t.op === ">=" || t.op === "<=" };
 }
+function sameBound(a, b) {
+    return a.minimum === b.minimum && a.value === b.value && a.inclusive === b.inclusive;
+}
+/** True when `head` lets through something `base` rejects. */
+function laxer(base, head) {
+    if (base.minimum !== head.minimum)
+        return true;
+    if (head.value !== base.value)
+        return base.minimum ? head.value < base.value : head.value > base.value;
+    return head.inclusive && !base.inclusive;
+}
+function thresholdChange(base, head, count) {
+    if (base === undefined && head === undefined)
+        return null;
+    if (base === undefined || head === undefined) {
+        // Removing a check loosens; adding one tightens.
+        return { base: base?.text ?? null, head: head?.text ?? null, loosening: head === undefined };
+    }
+    const b = bound(base, count);
+    const h = bound(head, count);
+    if (sameBound(b, h))
+        return null;
+    return { base: base.text, head: head.text, loosening: laxer(b, h) };
+}
+/** A value that may be absent (e.g. `rank.reference`): listed when it changes, never a loosening. */
+function nullableChange(base, head) {
+    return base === head ? null : { base, head, loosening: false };
+}
+function valueChange(base, head, loosening) {
+    if (base === head)
+        return null;
+    return { base: String(base), head: String(head), loosening: loosening(base, head) };
+}
+const policy_diff_never = () => false;
+/** `on_expired` from laxest to strictest: neutral keeps an expired policy from a green check. */
+const EXPIRY_STRICTNESS = { warn: 0, neutral: 1, fail: 2 };
 /**
- * The figures of one model. Row counts (attempts, passes, fails, infra_errors, missing_attempts)
- * are the model's attempt rows on the universe T (non-broken tasks), as read: under
- * `count_as_fail` infra errors stay counted as infra errors here (only K* and the scores treat
- * them as fails). `attempts` counts every row, `missing` results included.
- * attempted_tasks = tasks of T with K* ≥ 1. The common set C needs K* ≥ 1 for both models.
- * `columns` (default: the dataset's own) may carry other labels for the same tasks.
+ * Every rule that differs between the base and head policies, in a fixed order (the order of the
+ * keys in SPEC §1.3), with base and head rendered as text (`null` when the optional rule is absent)
+ * and `loosening` set when the head is laxer.
  */
-function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
-    const summary = dataset[side];
-    let universe = 0;
-    let passes = 0;
-    let fails = 0;
-    let infraErrors = 0;
-    let missingAttempts = 0;
-    let attempted = 0;
-    let missingTasks = 0;
-    let lostTasks = 0;
-    let ownValidSum = 0;
-    let ownValidCount = 0;
-    let commonValidSum = 0;
-    let commonValidCount = 0;
-    const validity = columns.validity;
-    // The unresolved tasks' scores, at most one a task (typed: pushed onto arrays they were ~150 MB
-    // of garbage at 10⁶ tasks over the review revisions, where most tasks are unreviewed early on).
-    const ownUnresolved = new Float64Array(validity.length);
-    const commonUnresolved = new Float64Array(validity.length);
-    let ownCount = 0;
-    let commonCount = 0;
-    const own = columns[side];
-    const { score, flags, totals } = sideTasks(columns, side, infra);
-    if (totals !== undefined) {
-        passes = totals.pass;
-        fails = totals.fail;
-        infraErrors = totals.infra;
-        missingAttempts = totals.missing;
-    }
-    for (let i = 0; i < validity.length; i++) {
-        const label = validity[i];
-        if (label === BROKEN_CODE) {
-            const c = totals === undefined ? undefined : own[i];
-            if (c !== undefined) {
-                passes -= c.pass;
-                fails -= c.fail;
-                infraErrors -= c.infra_error;
-                missingAttempts -= c.missing;
-            }
-            continue;
-        }
-        universe++;
-        const c = totals === undefined ? own[i] : undefined;
-        if (c !== undefined) {
-            passes += c.pass;
-            fails += c.fail;
-            infraErrors += c.infra_error;
-            missingAttempts += c.missing;
-        }
-        const f = flags[i];
-        if ((f & HAS_ATTEMPT) === 0)
-            missingTasks++;
-        if ((f & LOST_TO_INFRA) !== 0)
-            lostTasks++;
-        const m = score[i];
-        // (NaN: not attempted by this model.)
-        if (m !== m)
-            continue;
-        attempted++;
-        const common = (f & COMMON) !== 0;
-        if (label === VALID_CODE) {
-            ownValidSum += m;
-            ownValidCount++;
-            if (common) {
-                commonValidSum += m;
-                commonValidCount++;
-            }
-        }
-        else {
-            ownUnresolved[ownCount++] = m;
-            if (common)
-                commonUnresolved[commonCount++] = m;
-        }
-    }
-    const rateDenominator = passes + fails + infraErrors;
-    return {
-        config: summary.config,
-        harness_revisions: [...summary.harnessRevisions],
-        dataset_revisions: [...summary.datasetRevisions],
-        attempts: passes + fails + infraErrors + missingAttempts,
-        passes,
-        fails,
-        infra_errors: infraErrors,
-        missing_attempts: missingAttempts,
-        duplicate_rows: summary.duplicateRows,
-        attempted_tasks: attempted,
-        missing_tasks: missingTasks,
-        lost_to_infra_tasks: lostTasks,
-        infra_error_rate: rateDenominator > 0 ? infraErrors / rateDenominator : null,
-        missing_fraction: universe > 0 ? missingTasks / universe : null,
-        ...scoreFigures(ownValidSum, ownValidCount, ownUnresolved.subarray(0, ownCount)),
-        common: scoreFigures(commonValidSum, commonValidCount, commonUnresolved.subarray(0, commonCount)),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-scores.ts
-
-
-
-
-/** Each model's valid-only score on the common set and its validity interval (the policy's kind). */
-function modelScores(set, policy, k) {
-    const out = [];
-    const n = set.validity.length;
-    const q = quantileFunction(policy.margin);
-    for (let i = 0; i < k; i++) {
-        const counts = set.counts[i] ?? [];
-        let validSum = 0;
-        let validCount = 0;
-        const valid = new Float64Array(n);
-        const validCluster = new Int32Array(n);
-        const open = new Float64Array(n);
-        let openCount = 0;
-        for (let j = 0; j < n; j++) {
-            const c = counts[j];
-            if (c === undefined)
-                continue;
-            const kStar = c.pass + c.fail + (policy.infra_errors === "count_as_fail" ? c.infra_error : 0);
-            const score = c.pass / kStar;
-            if (set.validity[j] === VALID_CODE) {
-                validSum += score;
-                valid[validCount] = score;
-                validCluster[validCount] = set.cluster[j];
-                validCount++;
-            }
-            else
-                open[openCount++] = score;
-        }
-        const f = scoreFigures(validSum, validCount, open.subarray(0, openCount));
-        const interval = policy.margin.validity_bound === "exact" ? f.interval_exact : f.interval_pessimistic;
-        const se = scoreStandardError(valid.subarray(0, validCount), validCluster.subarray(0, validCount), set.clusterCount, policy);
-        const spread = se === null ? null : q(se.nu) * se.se;
-        out.push({
-            score: f.valid_only_score,
-            interval,
-            band: interval === null || spread === null || !Number.isFinite(spread)
+function diffPolicies(base, head) {
+    const a = base.accept_if;
+    const b = head.accept_if;
+    const rules = [
+        ["owner", valueChange(base.owner, head.owner, policy_diff_never)],
+        ["revisit", valueChange(base.revisit, head.revisit, (x, y) => y > x)],
+        [
+            "on_expired",
+            valueChange(base.on_expired, head.on_expired, (x, y) => EXPIRY_STRICTNESS[y] < EXPIRY_STRICTNESS[x]),
+        ],
+        ["infra_errors", valueChange(base.infra_errors, head.infra_errors, policy_diff_never)],
+        [
+            "require_same_harness",
+            valueChange(base.require_same_harness, head.require_same_harness, (x, y) => x && !y),
+        ],
+        ["accept_if.common_valid_tasks", thresholdChange(a.common_valid_tasks, b.common_valid_tasks, true)],
+        ["accept_if.infra_error_rate", thresholdChange(a.infra_error_rate, b.infra_error_rate, false)],
+        ["accept_if.disputed_fraction", thresholdChange(a.disputed_fraction, b.disputed_fraction, false)],
+        ["accept_if.missing_fraction", thresholdChange(a.missing_fraction, b.missing_fraction, false)],
+        [
+            "accept_if.observed_margin",
+            a.delta0 === b.delta0
                 ? null
-                : [Math.max(0, interval[0] - spread), Math.min(1, interval[1] + spread)],
+                : { base: a.observed_margin_text, head: b.observed_margin_text, loosening: b.delta0 < a.delta0 },
+        ],
+        [
+            "accept_if.production_canary",
+            a.production_canary === b.production_canary
+                ? null
+                : {
+                    base: a.production_canary ? "passes" : null,
+                    head: b.production_canary ? "passes" : null,
+                    loosening: a.production_canary,
+                },
+        ],
+        ["margin.confidence", valueChange(base.margin.confidence, head.margin.confidence, (x, y) => y < x)],
+        [
+            "margin.quantile",
+            valueChange(base.margin.quantile, head.margin.quantile, (x, y) => x === "t" && y === "z"),
+        ],
+        ["margin.power", valueChange(base.margin.power, head.margin.power, policy_diff_never)],
+        ["margin.standard_error", valueChange(base.margin.standard_error, head.margin.standard_error, policy_diff_never)],
+        [
+            "margin.cluster_correction",
+            valueChange(base.margin.cluster_correction, head.margin.cluster_correction, (x, y) => x === "cr2" && y === "cr1"),
+        ],
+        [
+            "margin.validity_bound",
+            valueChange(base.margin.validity_bound, head.margin.validity_bound, (x, y) => x === "pessimistic" && y === "exact"),
+        ],
+        [
+            "on_unresolved",
+            valueChange(base.on_unresolved, head.on_unresolved, (x, y) => x === "fail" && y === "neutral"),
+        ],
+        ["reruns", valueChange(base.reruns, head.reruns, (x, y) => RERUNS_STRICTNESS[y] < RERUNS_STRICTNESS[x])],
+        [
+            "rank.require",
+            valueChange(base.rank?.require ?? "top_resolved", head.rank?.require ?? "top_resolved", policy_diff_never),
+        ],
+        ["rank.reference", nullableChange(base.rank?.reference ?? null, head.rank?.reference ?? null)],
+    ];
+    const out = [];
+    for (const [key, change] of rules)
+        if (change !== null)
+            out.push({ key, ...change });
+    return out;
+}
+/**
+ * Diff the policy texts at a PR's base and head. The base must parse (it decides; its InputError
+ * propagates). A head that does not parse is reported in `headError` instead of thrown.
+ */
+function diffPolicyTexts(baseText, headText, file) {
+    const base = parsePolicy(baseText, file);
+    let head;
+    try {
+        head = parsePolicy(headText, file);
+    }
+    catch (err) {
+        if (!(err instanceof errors_InputError))
+            throw err;
+        return { changes: [], headError: errorLine(err) };
+    }
+    return { changes: diffPolicies(base, head), headError: null };
+}
+
+;// CONCATENATED MODULE: ./src/core/history/policy-log.ts
+/**
+ * The policy's history as evidence: every version of the policy file, oldest first,
+ * turned into a log of changes in the same semantic diff the PR report uses (policy-diff.ts), with
+ * what an auditor looks for flagged. Pure: the versions come from git through src/git/.
+ *
+ * Flags of an entry:
+ * - `loosening`: a changed rule is a loosening (policy-diff.ts says which; a later revisit date is
+ *   one, as on a pull request);
+ * - `snoozed`: the revisit date moved later while no threshold (`accept_if.*`,
+ *   `margin.confidence`) changed in the same commit: the deadline was pushed back without the
+ *   thresholds being re-examined;
+ * - `owner_changed`;
+ * - `expired`: this version's revisit date passed before the next change (or before `today` for
+ *   the version still in force): as in `isExpired`, the policy holds on its revisit date itself
+ *   and is expired from the day after. The next change is dated by its commit date (when it
+ *   entered the history), as a UTC calendar day like the gate's `today`;
+ * - `with_evidence`: the same commit also changed files the caller recognises as results or
+ *   reviews (listed, at most MAX_LISTED_FILES; the count is exact);
+ * - `unparsable`: the version does not parse; it is listed with why, and the next version that
+ *   parses is compared with the last one that did.
+ */
+
+
+
+/** Files listed per entry as changed with the policy (the count is exact). */
+const MAX_LISTED_FILES = 10;
+/** Which changed files are results exports or reviews files when the caller does not say. */
+const DEFAULT_EVIDENCE_GLOBS = ["**/*.jsonl", "**/*.jsonl.gz"];
+/** The flags, in the order they are listed. */
+const POLICY_LOG_FLAGS = [
+    "loosening",
+    "snoozed",
+    "owner_changed",
+    "expired",
+    "with_evidence",
+    "unparsable",
+];
+/** Rules whose change means the thresholds were re-examined (a later revisit with one is no snooze). */
+const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$)/;
+function parsed(text, file) {
+    try {
+        return { policy: parsePolicy(text, file) };
+    }
+    catch (e) {
+        if (!(e instanceof errors_InputError))
+            throw e;
+        return { error: errorLine(e) };
+    }
+}
+/** The UTC calendar day of an ISO timestamp (git's %cI), like the gate's `today`. */
+function utcDay(iso) {
+    const t = Date.parse(iso);
+    return Number.isNaN(t) ? iso.slice(0, 10) : new Date(t).toISOString().slice(0, 10);
+}
+/** The flags a change earns by its diff alone (everything but expiry and evidence). */
+function changeFlags(changes) {
+    const flags = [];
+    if (changes.some((c) => c.loosening))
+        flags.push("loosening");
+    const later = changes.some((c) => c.key === "revisit" && c.loosening);
+    if (later && !changes.some((c) => THRESHOLD_KEYS.test(c.key)))
+        flags.push("snoozed");
+    if (changes.some((c) => c.key === "owner"))
+        flags.push("owner_changed");
+    return flags;
+}
+/**
+ * The expiry of a version in force from its commit until `until` (the next change's day, or
+ * `today`): expired when `until` is after its revisit date.
+ */
+function expiryOf(policy, until, stillInForce) {
+    if (!isExpired(policy, until))
+        return null;
+    return { revisit: policy.revisit, until: stillInForce ? null : until };
+}
+function buildPolicyLog(versions, opts) {
+    let last = null;
+    if (opts.baseline !== null && opts.baseline.text !== null) {
+        const p = parsed(opts.baseline.text, opts.baseline.path);
+        if ("policy" in p)
+            last = { policy: p.policy, commit: opts.baseline.commit };
+    }
+    const entries = [];
+    versions.forEach((v, i) => {
+        let parseError = null;
+        let policy = null;
+        if (v.status !== "deleted") {
+            if (v.text === null)
+                parseError = v.textError ?? "the file cannot be read";
+            else {
+                const p = parsed(v.text, v.path);
+                if ("policy" in p)
+                    policy = p.policy;
+                else
+                    parseError = p.error;
+            }
+        }
+        const changes = policy !== null && last !== null ? diffPolicies(last.policy, policy) : [];
+        const next = versions[i + 1];
+        const expired = policy === null
+            ? null
+            : expiryOf(policy, next === undefined ? opts.today : utcDay(next.committed), next === undefined);
+        const evidence = v.otherFiles.filter((f) => opts.isEvidenceFile(f));
+        const raised = new Set(changeFlags(changes));
+        if (expired !== null)
+            raised.add("expired");
+        if (evidence.length > 0)
+            raised.add("with_evidence");
+        if (parseError !== null)
+            raised.add("unparsable");
+        entries.push({
+            commit: v.commit,
+            author: v.author,
+            date: v.date,
+            committed: v.committed,
+            subject: v.subject,
+            path: v.path,
+            previous_path: v.previous_path,
+            status: v.status,
+            parse_error: parseError,
+            owner: policy?.owner ?? null,
+            revisit: policy?.revisit ?? null,
+            compared_with: policy !== null && last !== null ? last.commit : null,
+            changes,
+            flags: POLICY_LOG_FLAGS.filter((f) => raised.has(f)),
+            expired,
+            evidence_files: evidence.slice(0, MAX_LISTED_FILES),
+            evidence_files_total: evidence.length,
+        });
+        // A deleted file starts over: a later re-add is a first version, not a change.
+        if (policy !== null)
+            last = { policy, commit: v.commit };
+        else if (v.status === "deleted")
+            last = null;
+    });
+    const counts = {
+        commits: entries.length,
+        loosening: 0,
+        snoozed: 0,
+        owner_changed: 0,
+        expired: 0,
+        with_evidence: 0,
+        unparsable: 0,
+    };
+    for (const e of entries)
+        for (const f of e.flags)
+            counts[f]++;
+    return {
+        path: opts.path,
+        since: opts.since,
+        today: opts.today,
+        truncated: opts.truncated,
+        counts,
+        entries,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/git/policy-history.ts
+/**
+ * Reads a file's versions from git for the policy log (src/core/history/policy-log.ts): the thin
+ * shell around `git` (src/git/run-git.ts: a child process with fixed arguments, never a shell).
+ * Output is parsed from NUL-separated fields (`-z`), so no path, name or subject can split a
+ * record; all of it is untrusted text for the renderer to escape.
+ *
+ * What stops the log is a PolicyHistoryError (a user error with one clear message, and a short
+ * reason the action shows in one line): git missing, not a checkout, a shallow clone (its history
+ * may be incomplete), a revision that is not there, a path that never existed.
+ */
+
+
+
+
+
+
+
+
+/** At most this many commits are read by default (the newest). */
+const MAX_POLICY_COMMITS = 1000;
+/** Why the history cannot be read: `message` for the CLI, `reason` (one short line) for the action. */
+class PolicyHistoryError extends errors_InputError {
+    problem;
+    reason;
+    name = "PolicyHistoryError";
+    constructor(problem, reason, message) {
+        super(message);
+        this.problem = problem;
+        this.reason = reason;
+    }
+}
+const SHALLOW_FIX = "Fetch the whole history (git fetch --unshallow), or in GitHub Actions check out with `fetch-depth: 0`.";
+/** Options that keep a user's git configuration (or a `*` in the path) from changing what is read. */
+const FIXED_CONFIG = ["--literal-pathspecs", "-c", "log.showSignature=false", "-c", "core.quotepath=off"];
+function firstLine(r) {
+    const line = (r.stderr ?? "").split("\n").find((l) => l.trim() !== "");
+    return (line ?? `git exited with status ${r.code}`).trim().slice(0, 300);
+}
+async function run(g, args, cwd) {
+    const r = await g([...FIXED_CONFIG, ...args], cwd);
+    if (r.code === GIT_NOT_STARTED)
+        throw new PolicyHistoryError("git-missing", "git is not available", "Cannot run git (is it installed and on PATH?): the policy's history is read from git.");
+    return r;
+}
+async function checked(g, args, cwd, what) {
+    const r = await run(g, args, cwd);
+    if (r.code !== 0)
+        throw new PolicyHistoryError("git-failed", `git failed: ${firstLine(r)}`, `Cannot ${what}: ${firstLine(r)}`);
+    return r;
+}
+const HEADER = "\u0001";
+const STATUS = /^[ACDMRTUXB]\d*$/;
+const LOG_FORMAT = "--format=%x01%H%x00%P%x00%an%x00%aI%x00%cI%x00%s";
+/**
+ * Parses `git log -z --name-status` with LOG_FORMAT: records start with U+0001; fields and the
+ * name-status entries ("M", path or "R100", old, new) are NUL-separated, the first entry of a
+ * record preceded by a newline.
+ */
+function parseLog(out) {
+    const tokens = out.split("\u0000");
+    const commits = [];
+    let i = 0;
+    while (i < tokens.length) {
+        const t = (tokens[i] ?? "").replace(/^\n+/, "");
+        if (!t.startsWith(HEADER)) {
+            i++;
+            continue;
+        }
+        const [parents = "", author = "", date = "", committed = "", subject = ""] = tokens.slice(i + 1, i + 6);
+        const parent = parents.split(" ")[0] ?? "";
+        const commit = t.slice(1);
+        i += 6;
+        let status = "";
+        let path = "";
+        let previousPath = null;
+        while (i < tokens.length) {
+            const s = (tokens[i] ?? "").replace(/^\n+/, "");
+            if (!STATUS.test(s))
+                break;
+            const two = s.startsWith("R") || s.startsWith("C");
+            if (status === "") {
+                status = s;
+                path = tokens[i + (two ? 2 : 1)] ?? "";
+                previousPath = two ? (tokens[i + 1] ?? null) : null;
+            }
+            i += two ? 3 : 2;
+        }
+        if (/^[0-9a-f]{40,64}$/.test(commit))
+            commits.push({
+                commit,
+                parent: /^[0-9a-f]{40,64}$/.test(parent) ? parent : null,
+                author,
+                date,
+                committed,
+                subject,
+                status,
+                path,
+                previousPath,
+            });
+    }
+    return commits;
+}
+function statusOf(s) {
+    if (s.startsWith("A"))
+        return "added";
+    if (s.startsWith("D"))
+        return "deleted";
+    if (s.startsWith("R") || s.startsWith("C"))
+        return "renamed";
+    return "modified";
+}
+/** The file's text at a commit, or why it cannot be read as text. */
+async function textAt(g, cwd, rev, path) {
+    const r = await run(g, ["show", `${rev}:${path}`], cwd);
+    if (r.code !== 0)
+        return { text: null, error: `${path} is not in commit ${rev.slice(0, 12)}` };
+    const bytes = r.bytes ?? external_node_buffer_.Buffer.from(r.stdout, "utf8");
+    if (bytes.length > MAX_POLICY_BYTES)
+        return {
+            text: null,
+            error: `${path}: the file is ${bytes.length} bytes, over the ${MAX_POLICY_BYTES}-byte limit of a policy`,
+        };
+    try {
+        return { text: decodePolicyText(bytes, path) };
+    }
+    catch (e) {
+        if (e instanceof errors_InputError)
+            return { text: null, error: errorLine(e) };
+        throw e;
+    }
+}
+async function verifyCommit(g, cwd, rev) {
+    if (rev.startsWith("-"))
+        return null;
+    const r = await run(g, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], cwd);
+    const sha = r.stdout.trim();
+    return r.code === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
+}
+/**
+ * Where `path` (relative to `cwd`) is in the repository and the repository's top directory (git
+ * then runs there: pathspecs and `rev:path` are both top-relative), after checking that `cwd` is
+ * in a full checkout.
+ */
+async function locate(g, cwd, path) {
+    const inside = await run(g, ["rev-parse", "--is-inside-work-tree"], cwd);
+    if (inside.code !== 0 || inside.stdout.trim() !== "true")
+        throw new PolicyHistoryError("not-a-checkout", "the workspace is not a git checkout", `${cwd} is not in a git checkout (${inside.code !== 0 ? firstLine(inside) : "not a work tree"}): ` +
+            "the policy's history is read from git; run this inside the repository's checkout.");
+    const shallow = await checked(g, ["rev-parse", "--is-shallow-repository"], cwd, "read the repository");
+    if (shallow.stdout.trim() === "true")
+        throw new PolicyHistoryError("shallow", "the checkout is shallow; needs fetch-depth: 0", `This checkout is a shallow clone: older commits are not in it, so the policy's history may be incomplete. ${SHALLOW_FIX}`);
+    const where = async (flag) => (await checked(g, ["rev-parse", flag], cwd, "find the git repository")).stdout.replace(/\n$/, "");
+    const top = await where("--show-toplevel");
+    const prefix = await where("--show-prefix");
+    const repoPath = external_node_path_namespaceObject.posix.normalize(prefix + path.split("\\").join("/"));
+    if (repoPath === ".." || repoPath.startsWith("../") || external_node_path_namespaceObject.posix.isAbsolute(repoPath) || repoPath === ".")
+        throw new PolicyHistoryError("outside-checkout", `${path} is outside the checkout`, `The policy ${path} is not a file inside this git checkout.`);
+    return { top, repoPath };
+}
+/**
+ * Every commit on the first-parent line of `rev` that changed `path` (following renames), oldest
+ * first, with the file's text at each and the other files each changed. `path` is relative to `cwd`.
+ */
+async function readPolicyHistory(cwd, path, opts = {}) {
+    const g = opts.git ?? runGit;
+    const { top, repoPath } = await locate(g, cwd, path);
+    const rev = opts.rev ?? "HEAD";
+    const end = await verifyCommit(g, top, rev);
+    if (end === null) {
+        throw rev === "HEAD"
+            ? new PolicyHistoryError("no-commits", "the repository has no commits", "The repository has no commits yet (HEAD).")
+            : new PolicyHistoryError("bad-revision", `the checkout does not have ${opts.revName ?? "the revision"} ${rev.slice(0, 12)}; needs fetch-depth: 0`, `The checkout does not have ${opts.revName ?? "the revision"} ${JSON.stringify(rev)}.`);
+    }
+    const since = opts.since ?? null;
+    let sinceSha = null;
+    if (since !== null) {
+        sinceSha = await verifyCommit(g, top, since);
+        if (sinceSha === null)
+            throw new PolicyHistoryError("bad-revision", `no revision ${since}`, `--since ${JSON.stringify(since)} is not a commit of this repository (a commit id, tag or branch is expected).`);
+    }
+    const max = opts.max ?? MAX_POLICY_COMMITS;
+    // One more than asked: the extra, oldest commit is the baseline the first one listed is compared with.
+    const log = await checked(g, [
+        "log",
+        "--follow",
+        // The branch's own line: each listed version follows the one before it, a merged pull
+        // request is its merge commit (diffed with the branch, so a conflict resolution shows).
+        "--first-parent",
+        "-z",
+        "--name-status",
+        "--no-color",
+        `--max-count=${max + 1}`,
+        LOG_FORMAT,
+        sinceSha === null ? end : `${sinceSha}..${end}`,
+        "--",
+        repoPath,
+    ], top, `read the git log of ${path}`);
+    const commits = parseLog(log.stdout).reverse();
+    const truncated = commits.length > max;
+    const versions = [];
+    for (const c of commits) {
+        const status = statusOf(c.status);
+        const filePath = c.path === "" ? repoPath : c.path;
+        const text = status === "deleted" ? { text: null } : await textAt(g, top, c.commit, filePath);
+        const files = (await checked(g, [
+            "diff-tree",
+            "--no-commit-id",
+            "--name-only",
+            "-r",
+            "-z",
+            "--no-renames",
+            ...(c.parent === null ? ["--root", c.commit] : [c.parent, c.commit]),
+        ], top, "list a commit's files")).stdout
+            .split("\u0000")
+            .filter((f) => f !== "" && f !== filePath && f !== c.previousPath);
+        versions.push({
+            commit: c.commit,
+            author: c.author,
+            date: c.date,
+            committed: c.committed,
+            subject: c.subject,
+            path: filePath,
+            previous_path: c.previousPath,
+            status,
+            text: text.text,
+            ...(text.error === undefined ? {} : { textError: text.error }),
+            otherFiles: files,
         });
     }
-    return out;
-}
-/**
- * The SE of one model's mean score over the valid common tasks, as the policy takes a pair's
- * (paired: the plain SE of a mean, ν = n − 1; clustered: CR2/CR1 with its ν); null when
- * undefined (fewer than 2 tasks or clusters, or a valid task without a cluster when clustered).
- */
-function scoreStandardError(values, clusterOf, clusterCount, policy) {
-    if (policy.margin.standard_error === "paired") {
-        const se = pairedStandardError(values);
-        return se === null ? null : { se, nu: values.length - 1 };
+    let baseline = null;
+    if (truncated) {
+        const oldest = versions.shift();
+        if (oldest !== undefined)
+            baseline = { commit: oldest.commit, text: oldest.text, path: oldest.path };
     }
-    if (clusterOf.some((c) => c < 0))
-        return null;
-    const x = clusteredStandardError(values, clusterOf, clusterCount, policy.margin.cluster_correction);
-    return x.se === null || x.nu === null ? null : { se: x.se, nu: x.nu };
+    else if (sinceSha !== null) {
+        const first = versions[0];
+        const at = first === undefined ? repoPath : (first.previous_path ?? first.path);
+        baseline = { commit: sinceSha, text: (await textAt(g, top, sinceSha, at)).text, path: at };
+    }
+    if (versions.length === 0 && (sinceSha === null || baseline?.text === null))
+        throw new PolicyHistoryError("never-existed", `${repoPath} is not in the history`, `No commit ${sinceSha === null ? "" : `since ${since} `}has the file ${repoPath}${sinceSha === null ? "" : ", nor does that commit"}: ` +
+            "is the path right, and is the file committed?");
+    return { versions, baseline, repoPath, truncated };
 }
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-warnings.ts
-
-
-
-
-
-/** How many orderings the clustered-SE warning names before it counts the rest. */
-const ORDERINGS_NAMED = 5;
-function named(ids, max) {
-    const shown = ids.slice(0, max).join(", ");
-    return ids.length > max ? `${shown} and ${ids.length - max} more` : shown;
-}
+/** How many of the base policy's last changes the PR report lists. */
+const RECENT_POLICY_CHANGES = 5;
 /**
- * With a paired policy and every common task in a cluster (at least 2 clusters): the ranking again
- * under the clustered SE (CR2), and a warning when some ordering made under the paired SE would
- * not be made under it — naming those orderings and, when it changes, the "could be first" set.
- * null when the check does not apply or every ordering holds (an ordering CR2 adds changes no
- * conclusion the report draws).
+ * The base policy's last changes for the PR report, read with the policy log's code. A checkout
+ * that cannot answer (shallow, no git, not a checkout, no base commit) gives `unavailable` and one
+ * line why, never an error: the history is context, not the verdict.
  */
-function clusteredCheck(models, set, margin, analyse, paired, order) {
-    if (margin.standard_error !== "paired" || set.clusterCount < 2 || set.cluster.some((c) => c < 0))
-        return null;
-    const k = models.length;
-    const q = quotedModels(models);
-    const clustered = orderPairs(k, analyse, {
-        ...margin,
-        standard_error: "clustered",
-        cluster_correction: "cr2",
+async function recentPolicyHistory(req) {
+    const base = { path: req.path, rev: req.rev };
+    let history;
+    try {
+        history = await readPolicyHistory(req.workspace, req.path, {
+            rev: req.rev,
+            revName: "the base commit",
+            max: req.count ?? RECENT_POLICY_CHANGES,
+            git: req.git,
+        });
+    }
+    catch (error) {
+        if (!(error instanceof PolicyHistoryError))
+            throw error;
+        return { ...base, unavailable: error.reason, entries: [], earlier: false };
+    }
+    const evidence = DEFAULT_EVIDENCE_GLOBS.map((g) => globToRegExp(g));
+    const log = buildPolicyLog(history.versions, {
+        path: history.repoPath,
+        since: null,
+        baseline: history.baseline,
+        truncated: history.truncated,
+        today: req.today,
+        isEvidenceFile: (p) => evidence.some((re) => re.test(p)),
     });
-    const lost = [];
-    for (const [hi, lo] of order.flatMap((i) => order.map((j) => [i, j]))) {
-        if (paired.above[hi * k + lo] === 1 && clustered.above[hi * k + lo] !== 1)
-            lost.push(`${q(models[hi])} above ${q(models[lo])}`);
-    }
-    if (lost.length === 0)
-        return null;
-    const first = (above) => {
-        const r = rankOrder(k, above, order);
-        return order.filter((i) => r.rankLow[i] === 1).map((i) => q(models[i]));
-    };
-    const before = first(paired.above);
-    const after = first(clustered.above);
-    const ordered = paired.holm.orderedPairs;
-    const cbf = after.length === before.length
-        ? ""
-        : `, and ${after.length} models could be first (${named(after, ORDERINGS_NAMED)}) instead of ${before.length} (${named(before, ORDERINGS_NAMED)})`;
-    return (`The tasks cluster (${set.clusterCount} clusters by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
-        `${lost.length} of the ${ordered} ${ordered === 1 ? "ordering" : "orderings"} would not hold (${named(lost, ORDERINGS_NAMED)})${cbf}; ` +
-        "consider standard_error: clustered.");
-}
-/**
- * The gate over a rewritten history: unresolved whatever the requirement, as a failed evidence
- * check leaves evaluate unresolved (docs/history.md): neither accept nor reject is carried.
- */
-function rewrittenGate(require, candidate) {
-    return {
-        require,
-        candidate,
-        verdict: "unresolved",
-        reasons: [
-            "History rewritten: rows of the previous results or reviews were removed or changed, so the ranking decides nothing (provenance.append_only lists them).",
-        ],
-    };
-}
-function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, clustered) {
-    const policy = gate.policy;
-    const out = [...gate.warnings];
-    if (appendOnly !== null && appendOnly.rows_changed_or_removed > 0) {
-        const n = appendOnly.rows_changed_or_removed;
-        out.push(`History rewritten: ${n} ${n === 1 ? "row" : "rows"} of the previous results or reviews ${n === 1 ? "was" : "were"} removed or changed (provenance.append_only lists them); the top is not taken as resolved.`);
-    }
-    if (asOfReview !== null) {
-        out.push(`Ranked as of review revision ${asOfReview}: labels of later review revisions are left out (--as-of-review).`);
-    }
-    if (gate.expired) {
-        out.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
-    }
-    if (policy.infra_errors === "count_as_fail") {
-        out.push("Infra errors are counted as fails (infra_errors: count_as_fail): they lower the task scores.");
-    }
-    const harness = [...new Set(data.summaries.flatMap((s) => s.harnessRevisions))].sort(compareCodeUnits);
-    const placeholders = harness.filter(isPlaceholderRevision);
-    if (placeholders.length > 0) {
-        out.push(`Placeholder harness revisions (${placeholders.map(quote).join(", ")}): the report cannot say which harness produced these results.`);
-    }
-    if (policy.require_same_harness && harness.length > 1) {
-        out.push(`The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`);
-    }
-    if (clustered !== null)
-        out.push(clustered);
-    if (withoutCluster) {
-        out.push("standard_error is clustered but some common tasks have no cluster: the standard errors are left undefined rather than guessed, so no pair can be ordered.");
-    }
-    return out;
+    return { ...base, unavailable: null, entries: log.entries, earlier: log.truncated };
 }
 
-;// CONCATENATED MODULE: ./src/core/stats/planning.ts
+;// CONCATENATED MODULE: ./src/action/context.ts
 /**
- * Planning figures (SPEC §3 revision 2): printed next to the verdict, never used to decide it.
+ * What the action needs from the workflow run: the repository, and on a pull request its number,
+ * base and head commits and whether it comes from a fork; on `merge_group` the group's base and
+ * head commits; on `workflow_run` the commit the run was for and the pull requests GitHub listed
+ * (only candidates: src/action/workflow-run.ts confirms one with the API). Read from the environment and the event
+ * payload file directly (not @actions/github's context, which reads them at import time), so tests
+ * and local runs control it with plain variables.
  *
- * - Minimum detectable effect MDE = (q + z_power)·SE(V), z_power = Φ⁻¹(power): the true margin
- *   above δ₀ that a set of this size and per-task variance would detect (LCB > δ₀) with that
- *   probability. q is the quantile on V (q_valid: t with ν of SE(V), or z).
- * - Common valid tasks needed, n* = ⌈(q·s_d / (Δ̂ − δ₀))²⌉, s_d the per-task SD of d on V: how
- *   many common valid tasks would clear δ₀ if the observed margin and per-task variance held.
- *   Only for an unresolved verdict held back by the margin (LCB ≤ δ₀) with Δ̂ > δ₀. The q is the
- *   one on V (with t it would be a little smaller at n*; the figure is a plan, not a promise).
+ * The event's name says what its payload must hold, and a payload without it stops the run with
+ * an error naming the file and the field: on a pull request the base commit's policy decides, so
+ * a pull request whose base is unknown must never fall back to the checkout's (its own) policy.
+ * Events that take nothing from the payload (push, schedule, workflow_dispatch, …) only need it
+ * to be an object when there is one.
  */
 
-function minimumDetectableEffect(q, power, se) {
-    if (q === null || se === null)
-        return null;
-    return (q + normalQuantile(power)) * se;
-}
-/** ⌈(q·s_d/(Δ̂ − δ₀))²⌉, null unless Δ̂ > δ₀ and q, s_d are defined; at least 2 (an SE needs 2 tasks). */
-function tasksNeeded(q, sd, margin, delta0) {
-    if (q === null || sd === null || margin === null || !(margin > delta0))
-        return null;
-    const n = Math.ceil(((q * sd) / (margin - delta0)) ** 2);
-    return Number.isFinite(n) ? Math.max(2, n) : null;
-}
 
-;// CONCATENATED MODULE: ./src/core/words.ts
-/**
- * Counts in words, for every sentence the gate writes: the noun (or verb) agrees with its count,
- * "1 task", "2 tasks", "1 check fails", "2 checks fail". One helper, so no rendering says
- * "1 passes".
- */
-/** The word that agrees with `n`: `one` for exactly 1, else `many` (default `one` + "s"). */
-function pluralWord(n, one, many = `${one}s`) {
-    return n === 1 ? one : many;
-}
-/** The count and the word that agrees with it: plural(1, "task") → "1 task", plural(2, "task") → "2 tasks". */
-function words_plural(n, one, many = `${one}s`) {
-    return `${n} ${pluralWord(n, one, many)}`;
-}
 
-;// CONCATENATED MODULE: ./src/core/decision/task-universe.ts
-const cache = new WeakMap();
-/**
- * The split, when the revisions only one side has hold task ids the other side has under its own
- * revisions, and at least one of them is the hash of its own task ids; else null (the same
- * revisions on both sides, ids that do not overlap, or revisions given by name).
- */
-function separateTaskUniverses(dataset) {
-    const known = cache.get(dataset);
-    if (known !== undefined)
-        return known;
-    const result = findSplit(dataset);
-    cache.set(dataset, result);
-    return result;
+
+
+/** A full commit id: 40 (SHA-1) or 64 (SHA-256) hex digits. */
+const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const NOT_A_COMMIT = "is not a commit id";
+const Sha = schemas_string({ error: NOT_A_COMMIT }).regex(COMMIT_SHA, { error: NOT_A_COMMIT });
+const Count = schemas_number({ error: "is not a pull request number" })
+    .int({ error: "is not a pull request number" })
+    .min(1, { error: "is not a pull request number" })
+    .max(Number.MAX_SAFE_INTEGER, { error: "is not a pull request number" });
+/** `head.repo` is null when the fork was deleted. */
+const RepoRef = object({ full_name: schemas_string({ error: "is not a repository name" }) }).nullish();
+/** The fields used of the payload of each kind of event (GitHub's payloads hold more; only these are read). */
+const PullRequestPayload = object({
+    pull_request: object({
+        number: Count,
+        base: object({ sha: Sha, repo: RepoRef }),
+        head: object({ sha: Sha, repo: RepoRef }),
+    }),
+});
+const MergeGroupPayload = object({ merge_group: object({ base_sha: Sha, head_sha: Sha }) });
+const WorkflowRunPayload = object({
+    workflow_run: object({
+        head_sha: Sha,
+        pull_requests: array(object({
+            number: Count,
+            head: object({ sha: schemas_string({ error: "is not a commit id" }) }).optional(),
+        }), { error: "is not a list" }),
+    }),
+});
+/** Events whose payload carries the pull request (with its base and head) at `pull_request`. */
+const PULL_REQUEST_EVENTS = new Set([
+    "pull_request",
+    "pull_request_target",
+    "pull_request_review",
+    "pull_request_review_comment",
+    "pull_request_review_thread",
+]);
+/** Why each kind of event needs its fields, for the error that says one is missing. */
+function needs(eventName) {
+    if (eventName === "merge_group")
+        return "In a merge queue the policy at the group's base commit decides, so the gate cannot run without it.";
+    if (eventName === "workflow_run")
+        return "On workflow_run the results are for that run's commit and the pull request is confirmed against it, so the gate cannot run without it.";
+    return "On a pull request the policy at its base commit decides, so the gate cannot run without it.";
 }
-function findSplit(dataset) {
-    const b = dataset.baseline.datasetRevisions;
-    const c = dataset.candidate.datasetRevisions;
-    const onlyB = new Set(b.filter((r) => !c.includes(r)));
-    const onlyC = new Set(c.filter((r) => !b.includes(r)));
-    if (onlyB.size === 0 || onlyC.size === 0)
-        return null;
-    const idsByRevision = new Map();
-    const tasks = dataset.tasks;
-    for (let i = 0; i < tasks.length; i++) {
-        const r = tasks.datasetRevision(i);
-        if (!onlyB.has(r) && !onlyC.has(r))
-            continue;
-        let ids = idsByRevision.get(r);
-        if (ids === undefined)
-            idsByRevision.set(r, (ids = []));
-        ids.push(tasks.taskId(i));
+function context_jsonKind(v) {
+    if (v === null)
+        return "null";
+    if (Array.isArray(v))
+        return "an array";
+    return typeof v === "object" ? "an object" : `a ${typeof v}`;
+}
+function fieldName(path) {
+    return path
+        .map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`))
+        .join("");
+}
+/** The value at `path` in `v`, undefined when any step is missing. */
+function at(v, path) {
+    let cur = v;
+    for (const key of path) {
+        if (cur === null || typeof cur !== "object")
+            return undefined;
+        cur = cur[key];
     }
-    const idsOf = (revisions) => new Set([...revisions].flatMap((r) => idsByRevision.get(r) ?? []));
-    const idsB = idsOf(onlyB);
-    const idsC = idsOf(onlyC);
-    let shared = 0;
-    for (const id of idsB)
-        if (idsC.has(id))
-            shared++;
-    if (shared === 0)
+    return cur;
+}
+/** The payload's fields for `schema`, or an InputError naming the file, the field and why it is needed. */
+function payloadFields(schema, payload, eventName, eventPath) {
+    const parsed = schema.safeParse(payload);
+    if (parsed.success)
+        return parsed.data;
+    const issue = parsed.error.issues[0];
+    const path = issue?.path ?? [];
+    const field = fieldName(path);
+    const problem = at(payload, path) === undefined
+        ? `has no ${field}`
+        : issue?.code === "invalid_type" && !/^is /.test(issue.message)
+            ? `has ${field} that is not ${issue.expected === "object" ? "an object" : `a ${issue.expected}`}`
+            : `has ${field} that ${issue?.message ?? "is not usable"}`;
+    throw new errors_InputError(`GITHUB_EVENT_PATH ${eventPath}: the ${eventName} event payload ${problem}. ${needs(eventName)}`);
+}
+class PayloadTooLargeError extends Error {
+}
+/** The file as UTF-8, refused as soon as it passes `max` bytes (a file can grow while read). */
+function readCapped(fd, max) {
+    const chunks = [];
+    let total = 0;
+    const buf = Buffer.alloc(64 * 1024);
+    for (;;) {
+        const n = (0,external_node_fs_namespaceObject.readSync)(fd, buf, 0, buf.length, null);
+        if (n === 0)
+            break;
+        total += n;
+        if (total > max)
+            throw new PayloadTooLargeError();
+        chunks.push(Buffer.from(buf.subarray(0, n)));
+    }
+    return Buffer.concat(chunks, total).toString("utf8");
+}
+/** The event payload file as a JSON object, or null when there is none (GITHUB_EVENT_PATH unset). */
+function readPayload(eventPath) {
+    if (eventPath === undefined || eventPath === "")
         return null;
-    // The reader found which revisions are the hash of their own ids (src/read/derived-revisions.ts).
-    const hashed = new Set(dataset.idDerivedRevisions ?? []);
-    const derived = [...onlyB, ...onlyC].filter((r) => hashed.has(r));
-    if (derived.length === 0)
-        return null;
+    let text;
+    try {
+        // A FIFO or device there must not hang or flood the step: regular files only.
+        const fd = openRegularFileSync(eventPath);
+        try {
+            text = readCapped(fd, EVENT_PAYLOAD_MAX_BYTES);
+        }
+        finally {
+            (0,external_node_fs_namespaceObject.closeSync)(fd);
+        }
+    }
+    catch (error) {
+        const why = error instanceof NotRegularFileError
+            ? `it is ${error.kind}`
+            : error instanceof PayloadTooLargeError
+                ? `it is larger than ${EVENT_PAYLOAD_MAX_BYTES} bytes, GitHub's largest event payload`
+                : describeFsCode(error);
+        throw new errors_InputError(`GITHUB_EVENT_PATH ${eventPath} cannot be read (${why}).`);
+    }
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch {
+        throw new errors_InputError(`GITHUB_EVENT_PATH ${eventPath} is not JSON.`);
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+        throw new errors_InputError(`GITHUB_EVENT_PATH ${eventPath} holds ${context_jsonKind(value)}, not an event payload (a JSON object).`);
+    return value;
+}
+function readRunContext(env, cwd) {
+    const eventName = env["GITHUB_EVENT_NAME"] ?? "";
+    const eventPath = env["GITHUB_EVENT_PATH"] ?? "";
+    const payload = readPayload(eventPath);
+    const repository = env["GITHUB_REPOSITORY"] ?? "";
+    const m = /^([^/\s]+)\/([^/\s]+)$/.exec(repository);
+    const repo = m?.[1] !== undefined && m[2] !== undefined ? { owner: m[1], repo: m[2] } : null;
+    const needsPayload = PULL_REQUEST_EVENTS.has(eventName) || eventName === "merge_group" || eventName === "workflow_run";
+    if (needsPayload && payload === null)
+        throw new errors_InputError(`GITHUB_EVENT_PATH is not set, so the ${eventName} event's payload cannot be read. ${needs(eventName)}`);
+    if (eventName === "" && payload !== null) {
+        const kind = ["pull_request", "merge_group", "workflow_run"].find((k) => payload[k] !== undefined);
+        if (kind !== undefined)
+            throw new errors_InputError(`GITHUB_EVENT_NAME is not set, but the event payload GITHUB_EVENT_PATH ${eventPath} has ${kind}: ` +
+                "set GITHUB_EVENT_NAME to the event that wrote it, so that the gate knows which policy decides.");
+    }
+    let pullRequest = null;
+    let mergeGroup = null;
+    let workflowRun = null;
+    if (payload !== null && PULL_REQUEST_EVENTS.has(eventName)) {
+        const pr = payloadFields(PullRequestPayload, payload, eventName, eventPath).pull_request;
+        const baseName = pr.base.repo?.full_name ?? repository;
+        const headName = pr.head.repo?.full_name ?? null;
+        pullRequest = {
+            number: pr.number,
+            baseSha: pr.base.sha,
+            headSha: pr.head.sha,
+            // A deleted fork has head.repo null: treat it as a fork (its token is read-only too).
+            fork: headName === null || headName.toLowerCase() !== baseName.toLowerCase(),
+        };
+    }
+    else if (payload !== null && eventName === "merge_group") {
+        const group = payloadFields(MergeGroupPayload, payload, eventName, eventPath).merge_group;
+        mergeGroup = { baseSha: group.base_sha, headSha: group.head_sha };
+    }
+    else if (payload !== null && eventName === "workflow_run") {
+        const run = payloadFields(WorkflowRunPayload, payload, eventName, eventPath).workflow_run;
+        // GitHub lists the open PRs whose head branch is the run's; keep those at the run's commit.
+        const pullRequests = run.pull_requests
+            .filter((p) => p.head === undefined || p.head.sha === run.head_sha)
+            .map((p) => p.number);
+        workflowRun = { headSha: run.head_sha, pullRequests };
+    }
+    const warnings = [];
+    if (!needsPayload && eventName !== "" && payload !== null) {
+        const issue = payload["issue"];
+        const onIssuePullRequest = issue !== null &&
+            typeof issue === "object" &&
+            issue["pull_request"] != null;
+        const notGated = "the checked-out policy decides, the check run goes on GITHUB_SHA and no comment is posted. " +
+            "To gate the pull request under its base branch's policy, run on pull_request, pull_request_target or workflow_run.";
+        // GitHub sends a top-level pull_request only with the pull request events: another event
+        // name with one is a hand-made or mislabelled payload, read as the event it names.
+        if (payload["pull_request"] !== undefined)
+            warnings.push(`The ${eventName} event's payload GITHUB_EVENT_PATH ${eventPath} has a pull_request, but only pull request ` +
+                `events are gated as pull requests: ${notGated}`);
+        else if (onIssuePullRequest)
+            warnings.push(`This ${eventName} event is on a pull request, but its payload does not name the pull request's base commit: ${notGated}`);
+    }
+    const workspace = env["GITHUB_WORKSPACE"];
+    if (workspace !== undefined && workspace !== "") {
+        let why = null;
+        try {
+            if (!(0,external_node_fs_namespaceObject.statSync)(workspace).isDirectory())
+                why = "not a directory";
+        }
+        catch (error) {
+            why = describeFsCode(error);
+        }
+        if (why !== null)
+            throw new errors_InputError(`GITHUB_WORKSPACE ${workspace} cannot be used (${why}): the action's inputs are paths in the workspace. ` +
+                "Run actions/checkout before this step, and do not delete the workspace.");
+    }
+    const envSha = env["GITHUB_SHA"];
+    const runSha = pullRequest?.headSha ??
+        mergeGroup?.headSha ??
+        workflowRun?.headSha ??
+        (envSha !== undefined && COMMIT_SHA.test(envSha) ? envSha : null);
     return {
-        baseline: { revisions: [...onlyB], taskIds: idsB.size },
-        candidate: { revisions: [...onlyC], taskIds: idsC.size },
-        sharedTaskIds: shared,
-        derivedRevisions: derived,
+        eventName,
+        repo,
+        sha: runSha,
+        pullRequest,
+        mergeGroup,
+        workflowRun,
+        workspace: env["GITHUB_WORKSPACE"] || cwd,
+        runnerTemp: env["RUNNER_TEMP"] || null,
+        apiUrl: (env["GITHUB_API_URL"] || "https://api.github.com").replace(/\/+$/, ""),
+        warnings,
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/decision/checks.ts
-
-
-
-
+;// CONCATENATED MODULE: ./src/action/base-policy.ts
 /**
- * Smallest integer x in [0, limit] with f(x) satisfying t, for f monotone in x, searched within
- * a few steps of `estimate` (the caller's closed-form solution; the search absorbs rounding and the
- * strict/non-strict operator). null when no x near the estimate satisfies it.
+ * The policy that decides a pull request is the one at its base commit (SPEC §5.1): a PR cannot
+ * loosen its own gate. It is read with the contents API at `pull_request.base.sha`; when the API
+ * fails (no `contents: read`, an outage) and the checkout has that commit (fetch-depth: 0), from
+ * `git show <sha>:<path>`. The commit that last changed it comes from the commits API
+ * (`path`, `sha`, `per_page=1`), falling back to `git log -1`.
+ *
+ * A policy file that does not exist at the base commit is an error, not a reason to use the PR's
+ * own file: otherwise the first PR that adds (or renames) the policy would decide under rules it
+ * wrote itself. The policy must land on the base branch first, in its own reviewed change.
  */
-function smallestSatisfying(t, f, estimate, limit) {
-    const ok = (y) => {
-        const v = f(y);
-        return v !== null && satisfies(v, t);
+
+
+
+
+
+
+/** What is used of the contents API's answer: a directory's listing, or one entry with its content. */
+const ContentsAnswer = union([
+    array(object({ type: schemas_string(), path: schemas_string() })),
+    object({ type: schemas_string(), encoding: schemas_string().optional(), content: schemas_string().optional() }),
+]);
+/** What is used of the commits API's answer. */
+const CommitsAnswer = array(object({ sha: schemas_string() }));
+const FIX_PERMISSION = "Grant the job `permissions: contents: read` (and pass github-token), or check out with fetch-depth: 0.";
+const FIX_NO_ANSWER = "GitHub did not answer: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
+const FIX_UNUSABLE = "GitHub's answer could not be used: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
+async function base_policy_viaApi(req, deps) {
+    const octokit = deps.octokit;
+    if (!octokit)
+        return { kind: "unknown", why: "no github-token", fix: FIX_PERMISSION };
+    try {
+        const data = checkAnswer(await octokit.rest.repos.getContent({
+            owner: req.owner,
+            repo: req.repo,
+            path: req.path,
+            ref: req.baseSha,
+        }), ContentsAnswer);
+        if (Array.isArray(data))
+            return { kind: "unknown", why: `${req.path} is a directory at the base commit` };
+        if (data.type !== "file")
+            return { kind: "unknown", why: `${req.path} is a ${data.type} at the base commit` };
+        if (data.encoding !== "base64" || data.content === undefined)
+            return { kind: "unknown", why: `the contents API returned encoding ${String(data.encoding)}` };
+        return { kind: "found", text: decodePolicyText(external_node_buffer_.Buffer.from(data.content, "base64"), req.path) };
+    }
+    catch (error) {
+        if (error instanceof errors_InputError)
+            throw error;
+        if (error instanceof MalformedAnswerError)
+            return { kind: "unknown", why: `contents API: ${error.message}`, fix: FIX_UNUSABLE };
+        const status = httpStatus(error);
+        if (status === 404)
+            return { kind: "absent" };
+        // No answer (a dropped connection, a timeout), a server error or a spent rate limit: asking
+        // for a permission would send the user the wrong way.
+        const noAnswer = status === null || status >= 500 || isRateLimit(error);
+        return {
+            kind: "unknown",
+            why: `contents API: ${status === null ? `no answer (${apiMessage(error)})` : `${status} ${apiMessage(error)}`}`,
+            fix: noAnswer ? FIX_NO_ANSWER : FIX_PERMISSION,
+        };
+    }
+}
+async function base_policy_viaGit(req, deps) {
+    const has = await deps.git(["cat-file", "-e", `${req.baseSha}^{commit}`], req.workspace);
+    if (has.code !== 0)
+        return { kind: "unknown", why: `the checkout does not have commit ${req.baseSha}` };
+    const exists = await deps.git(["cat-file", "-e", `${req.baseSha}:${req.path}`], req.workspace);
+    if (exists.code !== 0)
+        return { kind: "absent" };
+    const shown = await deps.git(["show", `${req.baseSha}:${req.path}`], req.workspace);
+    if (shown.code !== 0)
+        return { kind: "unknown", why: `git show ${req.baseSha}:${req.path} failed` };
+    return {
+        kind: "found",
+        text: decodePolicyText(shown.bytes ?? external_node_buffer_.Buffer.from(shown.stdout, "utf8"), req.path),
     };
-    if (!Number.isFinite(estimate))
+}
+async function lastCommit(req, deps) {
+    const octokit = deps.octokit;
+    if (octokit) {
+        try {
+            const commits = checkAnswer(await octokit.rest.repos.listCommits({
+                owner: req.owner,
+                repo: req.repo,
+                path: req.path,
+                sha: req.baseSha,
+                per_page: 1,
+            }), CommitsAnswer);
+            const sha = commits[0]?.sha;
+            if (sha !== undefined && COMMIT_SHA.test(sha))
+                return sha;
+        }
+        catch (error) {
+            deps.log.debug(`commits API: ${httpStatus(error) ?? "error"} ${apiMessage(error)}; trying git log`);
+        }
+    }
+    const res = await deps.git(["log", "-1", "--format=%H", req.baseSha, "--", req.path], req.workspace);
+    const sha = res.stdout.trim();
+    return res.code === 0 && COMMIT_SHA.test(sha) ? sha : null;
+}
+/** The base commit's policy text, where it came from and the commit that last changed it. */
+async function loadBasePolicy(req, deps) {
+    const subject = req.subject ?? "pull request";
+    if (!COMMIT_SHA.test(req.baseSha))
+        throw new errors_InputError(`The ${subject}'s base commit ${JSON.stringify(req.baseSha)} is not a commit id.`);
+    const short = req.baseSha.slice(0, 12);
+    let fetched = await base_policy_viaApi(req, deps);
+    let via = "contents API";
+    if (fetched.kind !== "found") {
+        // A 404 can also mean the token cannot see the file: ask the checkout too when it can answer.
+        const api = fetched;
+        const git = await base_policy_viaGit(req, deps);
+        if (git.kind === "found") {
+            deps.log.debug(`base policy via git (contents API: ${api.kind === "unknown" ? api.why : "404"})`);
+            fetched = git;
+            via = "git";
+        }
+        else if (git.kind === "absent") {
+            fetched = git;
+        }
+        else if (api.kind === "unknown") {
+            throw new errors_InputError(`Cannot read the policy ${req.path} at the ${subject}'s base commit ${short}, and the ${subject === "pull request" ? "PR" : subject}'s own copy must not decide. ` +
+                `${api.why}; git: ${git.why}. ${api.fix ?? FIX_PERMISSION}`);
+        }
+    }
+    if (fetched.kind === "absent") {
+        throw new errors_InputError(`The policy ${req.path} does not exist at the ${subject}'s base commit ${short}. On a ${subject} the base ` +
+            `branch's policy decides, so that a change cannot set its own acceptance rules. Merge the policy file to the ` +
+            `base branch first (in its own reviewed pull request), then re-run this check. (If the file does exist there, ` +
+            `the token cannot read it: grant \`contents: read\`.)`);
+    }
+    if (fetched.kind !== "found")
+        throw new Error("unreachable");
+    return {
+        text: fetched.text,
+        source: `base commit ${req.baseSha} (${via})`,
+        lastCommit: await lastCommit(req, deps),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/base-commit.ts
+/**
+ * What the base commit decides before the verdict: which commit's policy decides (the pull
+ * request's or the merge group's base, else the checkout's file), that policy's text with the
+ * change's own version beside it for the diff, and the base versions of the results and reviews
+ * files for the append-only check. Shared by evaluate (evaluate-mode.ts) and rank mode (rank-mode.ts).
+ */
+
+
+
+
+
+
+
+
+/** Paths as messages show them: relative to the workspace (or its real path) when inside it. */
+function makeDisplayPath(workspace) {
+    const roots = [workspace];
+    try {
+        const real = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
+        if (real !== workspace)
+            roots.push(real);
+    }
+    catch {
+        // the workspace does not exist: inputs already failed
+    }
+    return (abs) => {
+        if (!(0,external_node_path_namespaceObject.isAbsolute)(abs))
+            return abs;
+        for (const root of roots) {
+            const rel = (0,external_node_path_namespaceObject.relative)(root, abs);
+            if (rel !== "" && !rel.startsWith("..") && !(0,external_node_path_namespaceObject.isAbsolute)(rel))
+                return rel.split(external_node_path_namespaceObject.sep).join("/");
+        }
+        return abs;
+    };
+}
+/**
+ * The pull request's own version of the policy, for the base → head diff only (the base decides).
+ * A head file that is not UTF-8 is reported as a warning rather than stopping the run.
+ */
+function headPolicyText(bytes, path, subject, log) {
+    if (bytes === null)
         return null;
-    let x = Math.max(0, Math.min(limit, Math.floor(estimate) - 2));
-    for (let back = 0; back < 16 && x > 0 && ok(x - 1); back++)
-        x--;
-    for (let step = 0; step < 16 && x <= limit; step++, x++)
-        if (ok(x))
-            return x;
+    try {
+        return decodePolicyText(bytes, path);
+    }
+    catch (error) {
+        if (!(error instanceof errors_InputError))
+            throw error;
+        log.warning(`The ${subject}'s version of ${path} is not valid UTF-8; the base commit's version decides.`);
+        return null;
+    }
+}
+/**
+ * Which base commit's policy decides, or null when the checkout's file does: the pull request's
+ * base (pull_request, pull_request_target, and workflow_run once confirmed) or the merge group's.
+ * `headInCheckout`: the checkout holds the change's own version (for the base → head diff); on
+ * workflow_run it holds the default branch, so there is no diff.
+ */
+function policyBase(ctx) {
+    if (ctx.pullRequest !== null)
+        return {
+            sha: ctx.pullRequest.baseSha,
+            subject: "pull request",
+            headInCheckout: ctx.workflowRun === null,
+        };
+    if (ctx.mergeGroup !== null)
+        return { sha: ctx.mergeGroup.baseSha, subject: "merge group", headInCheckout: true };
     return null;
 }
-/**
- * Why no task is common when each file brought its own task universe (see task-universe.ts), as a
- * pointer: the dataset-revision check says the why and the fix (re-import with one --tasks list)
- * in full, once.
- */
-function oneTaskListFix(split) {
-    return (`${words_plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results ` +
-        `under two dataset revisions, so none is common: see Same dataset revisions`);
-}
-/**
- * The common valid tasks' detail when both models share tasks but none is labelled valid: the
- * usual case of leaderboard runs imported without reviews. Says so, and how to add labels.
- */
-function noValidLabelDetail(a, t, revisions) {
-    const open = a.unresolvedTasks;
-    const labels = a.disputedTasks === 0
-        ? `all ${words_plural(open, "common task")} ${open === 1 ? "is" : "are"} unreviewed: the results carry no validity labels`
-        : `the ${words_plural(open, "common task")} ${open === 1 ? "is" : "are"} open (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed)`;
-    return (`No common task is labelled valid — ${labels}, and the policy needs ${t.text} common valid tasks. ` +
-        `Add labels with a reviews file (--reviews; the action's reviews input): ` +
-        `\`model-gate import verified-annotations\` for SWE-bench Verified, or \`model-gate import reviews-csv\` for your own sheet, ` +
-        `given the results' --dataset-revision (${shownList(revisions)}) or the same --tasks list, so that the labels apply to these tasks.`);
-}
-function commonValidCheck(a, t, split, revisions) {
-    const nv = a.commonValidTasks;
-    const passed = satisfies(nv, t);
-    if (!passed && nv === 0 && a.unresolvedTasks > 0 && split === null) {
+async function choosePolicy(inputs, ctx, octokit, deps) {
+    const based = policyBase(ctx);
+    const present = based?.headInCheckout !== false && (0,external_node_fs_namespaceObject.existsSync)(inputs.policy.absPath);
+    let localBytes = null;
+    try {
+        if (present)
+            localBytes = await readInputFile(inputs.policy.absPath, inputs.policy.repoPath, "policy file", MAX_POLICY_BYTES);
+    }
+    catch (error) {
+        // On a pull request the checkout's copy only feeds the base → head diff.
+        if (based === null || !(error instanceof errors_InputError))
+            throw error;
+        deps.log.warning(`${error.message} The base commit's version decides; the change is not shown.`);
+    }
+    if (based === null) {
+        const local = localBytes === null ? null : decodePolicyText(localBytes, inputs.policy.repoPath);
+        if (local === null)
+            throw new errors_InputError(`policy: ${JSON.stringify(inputs.policy.repoPath)} does not exist`);
+        const log = await deps.git(["log", "-1", "--format=%H", "HEAD", "--", inputs.policy.repoPath], ctx.workspace);
+        const last = log.stdout.trim();
         return {
-            id: "common_valid_tasks",
-            observed: nv,
-            threshold: t.text,
-            passed,
-            kind: "evidence",
-            detail: noValidLabelDetail(a, t, revisions),
+            text: local,
+            source: "file",
+            lastCommit: log.code === 0 && /^[0-9a-f]{40,64}$/.test(last) ? last : null,
+            headText: null,
+            historyRev: null,
         };
     }
-    let detail = `${words_plural(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
-    if (!passed && split !== null) {
-        detail += ` — ${oneTaskListFix(split)}`;
+    if (ctx.repo === null)
+        throw new errors_InputError(`GITHUB_REPOSITORY is not set: cannot read the policy at the ${based.subject}'s base commit.`);
+    const base = await loadBasePolicy({
+        owner: ctx.repo.owner,
+        repo: ctx.repo.repo,
+        baseSha: based.sha,
+        path: inputs.policy.repoPath,
+        workspace: ctx.workspace,
+        subject: based.subject,
+    }, { octokit, git: deps.git, log: deps.log });
+    const local = headPolicyText(localBytes, inputs.policy.repoPath, based.subject, deps.log);
+    if (!present && based.headInCheckout) {
+        deps.log.warning(`This ${based.subject} removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decides. ` +
+            "A removed policy takes effect only once merged.");
     }
-    else if (!passed) {
-        const more = t.op === ">=" || t.op === ">"
-            ? smallestSatisfying(t, (x) => nv + x, t.value - nv, Number.MAX_SAFE_INTEGER)
-            : null;
-        detail +=
-            more !== null
-                ? ` — ${words_plural(more, "more common valid task")} (run by both models, or resolved as valid) would satisfy it`
-                : " — the count cannot satisfy this threshold by adding tasks";
-    }
+    const headText = local !== null && local !== base.text ? local : null;
     return {
-        id: "common_valid_tasks",
-        observed: nv,
-        threshold: t.text,
-        passed,
-        kind: "evidence",
-        detail: `${detail}.`,
+        text: base.text,
+        source: base.source,
+        lastCommit: base.lastCommit,
+        headText,
+        historyRev: headText === null ? null : based.sha,
     };
 }
 /**
- * The fewest attempts without an infra error whose addition brings the rate I / (A + x) within a
- * maximum threshold, or null when none can: a minimum, or a maximum no added attempt reaches
- * (0 with I > 0). Exact: the closed form, then checked against `satisfies` around it.
+ * The base commit's versions of the results and reviews files the repository holds, for the
+ * append-only check (src/action/base-files.ts); null on events without a base commit (push,
+ * schedule, dispatch), said in one line.
  */
-function cleanAttemptsNeeded(infraErrors, attempts, t) {
-    if (t.op !== "<" && t.op !== "<=")
+async function baseVersions(inputs, ctx, octokit, deps) {
+    const based = policyBase(ctx);
+    if (based === null || ctx.repo === null) {
+        deps.log.info(`Append-only: no base commit on ${ctx.eventName || "this event"}; the results and reviews are not compared with an earlier version.`);
         return null;
-    if (satisfies(infraErrors / attempts, t))
-        return 0;
-    if (t.value <= 0)
-        return null;
-    const limit = Math.ceil(infraErrors / t.value) + 2;
-    return smallestSatisfying(t, (x) => infraErrors / (attempts + x), infraErrors / t.value - attempts, limit);
+    }
+    return readBaseVersions({
+        owner: ctx.repo.owner,
+        repo: ctx.repo.repo,
+        baseSha: based.sha,
+        workspace: ctx.workspace,
+        tempRoot: ctx.runnerTemp,
+        results: inputs.results,
+        reviews: inputs.reviews,
+        globs: inputs.globs,
+        display: makeDisplayPath(ctx.workspace),
+    }, { octokit, git: deps.git, gitToFile: deps.gitToFile, log: deps.log });
 }
-/**
- * What would bring a failing infra error rate within the threshold, as a clause (docs/spec.md
- * §4.3, "what would resolve it"). Attempts are only appended, so the rate falls only as attempts
- * without an infra error are added. Advice is feasible when it asks for at most as many new
- * attempts as the model has made (one more run of the benchmark as large as this one); past
- * that no count is given, and the clause says why nothing re-run can fix it.
- */
-function infraRemedy(side, infraErrors, attempts, t) {
-    const x = cleanAttemptsNeeded(infraErrors, attempts, t);
-    if (t.op !== "<" && t.op !== "<=") {
-        return " — adding attempts only lowers the rate, so this threshold (a minimum) cannot be met by re-running";
-    }
-    if (x !== null && x <= infraErrors) {
-        return ` — re-running ${x} of the ${words_plural(infraErrors, "attempt")} that ended in an infra error, without one, would satisfy it`;
-    }
-    if (x !== null && x <= attempts) {
-        const retried = infraErrors / (attempts + infraErrors);
-        return (` — ${words_plural(x, "more attempt")} without an infra error would satisfy it (on a fixed harness, e.g. re-running part of the benchmark); ` +
-            `re-running only the ${words_plural(infraErrors, "attempt")} that ended in an infra error would leave it at ${pct(retried)}`);
-    }
-    const twice = infraErrors / (2 * attempts);
-    return (` — no re-run can satisfy it: attempts are only appended, so the ${words_plural(infraErrors, "infra error")} stay and the rate falls only as attempts without one are added, ` +
-        `and even a second run as large as this one (${words_plural(attempts, "more attempt")}) without a single infra error would leave it at ${pct(twice)}. ` +
-        `Fix the infrastructure and run the benchmark again for the ${side}`);
+
+;// CONCATENATED MODULE: ./src/action/outputs.ts
+const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
+    "verdict",
+    "margin",
+    "margin-lower",
+    "margin-upper",
+    "lcb",
+    "common-valid-tasks",
+    "disputed-fraction",
+    "infra-error-rate-baseline",
+    "infra-error-rate-candidate",
+    "review-fragility",
+    "run-count",
+    "report-path",
+    "check-run-id",
+    "comment-id",
+]));
+/** The shortest round-tripping decimal of `x`, without exponent; "" for null or non-finite. */
+function plainDecimal(x) {
+    if (typeof x !== "number" || !Number.isFinite(x))
+        return "";
+    if (Object.is(x, -0))
+        return "0";
+    const s = String(x);
+    const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+    if (!m)
+        return s;
+    const sign = m[1] ?? "";
+    const digits = (m[2] ?? "") + (m[3] ?? "");
+    const point = (m[2] ?? "").length + Number(m[4]);
+    let out;
+    if (point <= 0)
+        out = `0.${"0".repeat(-point)}${digits}`;
+    else if (point >= digits.length)
+        out = digits + "0".repeat(point - digits.length);
+    else
+        out = `${digits.slice(0, point)}.${digits.slice(point)}`;
+    out = out.replace(/^0+(?=\d)/, "");
+    if (out.includes("."))
+        out = out.replace(/0+$/, "").replace(/\.$/, "");
+    return sign + out;
 }
-function infraRateCheck(side, m, t) {
-    const id = side === "baseline" ? "infra_error_rate_baseline" : "infra_error_rate_candidate";
-    const rate = m.infra_error_rate;
-    const denom = m.passes + m.fails + m.infra_errors;
-    if (rate === null) {
-        return {
-            id,
-            observed: null,
-            threshold: t.text,
-            passed: false,
-            kind: "evidence",
-            detail: `The ${side} has no pass, fail or infra_error attempt on the non-broken tasks, so its infra error rate is undefined — run it on the task set.`,
-        };
-    }
-    const passed = satisfies(rate, t);
-    let detail = `The ${side} had ${words_plural(m.infra_errors, "infra error")} in ${words_plural(denom, "attempt")} (${pct(rate)}); the policy needs ${t.text}`;
-    if (!passed)
-        detail += infraRemedy(side, m.infra_errors, denom, t);
-    return { id, observed: rate, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
-}
-function disputedCheck(a, t, split) {
-    const phi = a.disputedFraction;
-    const d = a.unresolvedTasks;
-    const nv = a.commonValidTasks;
-    if (phi === null) {
-        return {
-            id: "disputed_fraction",
-            observed: null,
-            threshold: t.text,
-            passed: false,
-            kind: "evidence",
-            detail: `No task was attempted by both models, so the disputed fraction is undefined — ${split === null ? "run both models on the same tasks" : "see Same dataset revisions"}.`,
-        };
-    }
-    const passed = satisfies(phi, t);
-    let detail = `${d} of ${words_plural(nv + d, "common task")} are disputed or unreviewed (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed; ${pct(phi)}); the policy needs ${t.text}`;
-    if (!passed && nv === 0) {
-        // Nothing is labelled valid: the common valid tasks' check says how to add labels, once.
-        detail += " — label them (see Common valid tasks)";
-    }
-    else if (!passed) {
-        // Worst case for the fraction: every reviewed task turns out broken and leaves C.
-        const r = smallestSatisfying(t, (x) => (nv + d - x > 0 ? (d - x) / (nv + d - x) : null), t.value < 1 ? d - (t.value * nv) / (1 - t.value) : 0, d);
-        detail +=
-            r !== null
-                ? ` — reviewing ${r} of the ${words_plural(d, "disputed/unreviewed task")} would satisfy it whatever their labels turn out to be`
-                : ` — review the ${words_plural(d, "disputed/unreviewed task")} (or add common valid tasks)`;
-    }
+/** The figures of a report as step outputs (without the ids known only after publishing). */
+function reportOutputs(report, reportPath) {
+    const c = report.comparison;
     return {
-        id: "disputed_fraction",
-        observed: phi,
-        threshold: t.text,
-        passed,
-        kind: "evidence",
-        detail: `${detail}.`,
+        verdict: report.verdict,
+        margin: plainDecimal(c.margin),
+        "margin-lower": plainDecimal(c.margin_lower),
+        "margin-upper": plainDecimal(c.margin_upper),
+        lcb: plainDecimal(c.lcb),
+        "common-valid-tasks": plainDecimal(c.common_valid_tasks),
+        "disputed-fraction": plainDecimal(c.disputed_fraction),
+        "infra-error-rate-baseline": plainDecimal(report.models.baseline.infra_error_rate),
+        "infra-error-rate-candidate": plainDecimal(report.models.candidate.infra_error_rate),
+        "review-fragility": plainDecimal(c.review_fragility),
+        // This gate's runs on the head commit, this one included; "" when the earlier ones could not be read.
+        "run-count": report.runs === undefined || report.runs.unavailable !== null ? "" : String(report.runs.run_count),
+        "report-path": reportPath,
     };
 }
-function missingCheck(side, m, universe, t, split) {
-    const id = side === "baseline" ? "missing_fraction_baseline" : "missing_fraction_candidate";
-    const f = m.missing_fraction;
-    if (f === null) {
-        return {
-            id,
-            observed: null,
-            threshold: t.text,
-            passed: false,
-            kind: "evidence",
-            detail: `There are no non-broken tasks, so the ${side}'s missing fraction is undefined.`,
-        };
-    }
-    const passed = satisfies(f, t);
-    let detail = `The ${side} has no pass, fail or infra_error attempt on ${m.missing_tasks} of ${words_plural(universe, "task")} (${pct(f)}); the policy needs ${t.text}`;
-    if (!passed && split !== null) {
-        // Every task under the other model's own revisions is missing for this one; `shared` of them
-        // are ids it has under its own revisions.
-        const own = Math.min(split.sharedTaskIds, m.missing_tasks);
-        detail +=
-            ` — ${own} of its ${words_plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision ` +
-                `(see Same dataset revisions); after that fix, run the ${side} on any task it still misses`;
-    }
-    else if (!passed) {
-        const x = t.op === "<" || t.op === "<="
-            ? smallestSatisfying(t, (y) => (m.missing_tasks - y) / universe, m.missing_tasks - t.value * universe, m.missing_tasks)
-            : null;
-        detail +=
-            x !== null
-                ? ` — running the ${side} on ${x} of its ${words_plural(m.missing_tasks, "missing task")} would satisfy it`
-                : ` — run the ${side} on its missing tasks`;
-    }
-    return { id, observed: f, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
-}
-/** Placeholder harness revisions of one model (docs/spec.md §4.2). */
-function placeholdersOf(revisions) {
-    return revisions.filter(isPlaceholderRevision);
-}
-/**
- * What sets a real harness revision, as a clause. The importers write `unknown:<kind>`, so the
- * kind names the command; any other placeholder came from the export itself.
- */
-function importerKinds(placeholders) {
-    return [
-        ...new Set(placeholders
-            .map((p) => /^unknown:([a-z0-9][a-z0-9-]*)$/.exec(p)?.[1])
-            .filter((k) => k !== undefined)),
-    ];
-}
-function realRevisionRemedy(placeholders) {
-    const kinds = importerKinds(placeholders);
-    const how = kinds.length > 0
-        ? kinds.map((k) => `\`model-gate import ${k} … --harness-revision R\``).join(" / ")
-        : "the importer's `--harness-revision R`";
-    return `re-import with ${how} (R: the harness's commit or release), or write a real harness_revision on the export rows`;
-}
-function sideList(b, c) {
-    return `baseline: ${shownList(b)}; candidate: ${shownList(c)}`;
-}
-function sameHarnessCheck(dataset) {
-    const b = dataset.baseline.harnessRevisions;
-    const c = dataset.candidate.harnessRevisions;
-    const union = [...new Set([...b, ...c])].sort();
-    const placeholders = placeholdersOf(union);
-    const passed = union.length === 1 && placeholders.length === 0;
-    let detail;
-    if (passed)
-        detail = `Both models ran on harness revision ${shownValue(union[0] ?? "")}.`;
-    else if (placeholders.length > 0) {
-        // Said once: real_harness_revisions (always run) fails too and carries the why and the fix.
-        detail =
-            `A placeholder harness revision (${shownList(placeholders)}) cannot show that both models ran on one ` +
-                `harness; Real harness revisions says how to set real ones.`;
-    }
-    else {
-        detail = `The models ran on ${words_plural(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
-    }
+function idOutputs(checkRunId, commentId) {
     return {
-        id: "same_harness",
-        observed: union.join(", "),
-        threshold: "one real revision",
-        passed,
-        kind: "evidence",
-        detail,
-    };
-}
-/**
- * SPEC §4 "harness revisions that are real revisions": run whatever require_same_harness says,
- * because a placeholder means the report cannot say which harness produced the results.
- */
-function realHarnessCheck(dataset) {
-    const hb = dataset.baseline.harnessRevisions;
-    const hc = dataset.candidate.harnessRevisions;
-    const b = placeholdersOf(hb);
-    const c = placeholdersOf(hc);
-    const all = [...new Set([...b, ...c])].sort();
-    const passed = all.length === 0;
-    const who = b.length > 0 && c.length > 0 ? "Both models" : b.length > 0 ? "The baseline" : "The candidate";
-    const detail = passed
-        ? "Every harness revision of both models is a real revision (none is an `unknown:…` placeholder)."
-        : `${who} ran on the placeholder harness revision${all.length > 1 ? "s" : ""} ${shownList(all)} (${sideList(hb, hc)}): ` +
-            `a placeholder is a label saying no revision was known, so the report cannot say which harness produced the results — ${realRevisionRemedy(all)}.`;
-    return {
-        id: "real_harness_revisions",
-        observed: passed ? "all real" : all.join(", "),
-        threshold: "no placeholder",
-        passed,
-        kind: "evidence",
-        detail,
-    };
-}
-/**
- * The dataset-revision check's detail when each file brought its own task universe: why no task
- * is common, and the fix, re-import both with one task list (the importer named when the
- * placeholder harness revisions tell it).
- */
-function oneTaskListDetail(dataset, split) {
-    const kinds = importerKinds([...dataset.baseline.harnessRevisions, ...dataset.candidate.harnessRevisions]);
-    const how = kinds.length > 0
-        ? kinds.map((k) => `\`model-gate import ${k} FILE --tasks TASKS\``).join(" / ")
-        : "the importer's `--tasks TASKS`";
-    const side = (name, s) => `the ${name}'s ${words_plural(s.taskIds, "task id")} under ${shownList(s.revisions)}`;
-    const own = [...split.baseline.revisions, ...split.candidate.revisions];
-    const derived = split.derivedRevisions;
-    const hashed = derived.length === own.length
-        ? `${own.length === 2 ? "both are" : "each is"} the hash of ${own.length === 2 ? "their" : "its"} own task ids`
-        : `${shownList(derived)} ${derived.length === 1 ? "is" : "are"} the hash of ${derived.length === 1 ? "its" : "their"} own task ids`;
-    const n = split.sharedTaskIds;
-    return (`The dataset revisions differ (${side("baseline", split.baseline)}; ${side("candidate", split.candidate)}), ` +
-        `but ${words_plural(n, "task id")} ${n === 1 ? "is" : "are"} in both, and ${hashed}, as an importer computes the revision when no --tasks list is given: ` +
-        `each file brought its own task universe, so the same tasks count as different ones and none is common. ` +
-        `Re-import both files with one --tasks list (TASKS: the benchmark's task ids, one per line) — ${how} — so that both carry one dataset revision.`);
-}
-function datasetRevisionCheck(dataset, split) {
-    const b = dataset.baseline.datasetRevisions;
-    const c = dataset.candidate.datasetRevisions;
-    const bs = new Set(b);
-    const cs = new Set(c);
-    const equal = b.length === c.length && b.every((r) => cs.has(r));
-    const passed = equal && b.length > 0;
-    const observed = equal
-        ? b.join(", ")
-        : `baseline: ${b.join(", ") || "none (no rows)"}; candidate: ${c.join(", ") || "none (no rows)"}`;
-    let detail;
-    if (passed) {
-        detail = `Both models ran dataset revision${b.length > 1 ? "s" : ""} ${shownList(b)}.`;
-    }
-    else if (split !== null) {
-        detail = oneTaskListDetail(dataset, split);
-    }
-    else if (b.length === 0 || c.length === 0) {
-        detail = `The ${b.length === 0 ? "baseline" : "candidate"} has no dataset revision — run it on the dataset.`;
-    }
-    else {
-        const onlyB = b.filter((r) => !cs.has(r));
-        const onlyC = c.filter((r) => !bs.has(r));
-        const parts = [];
-        if (onlyB.length > 0)
-            parts.push(`only the baseline ran ${shownList(onlyB)}`);
-        if (onlyC.length > 0)
-            parts.push(`only the candidate ran ${shownList(onlyC)}`);
-        detail = `The dataset revisions differ: ${parts.join("; ")} — run both models on the same dataset revision(s).`;
-    }
-    return {
-        id: "dataset_revision",
-        observed,
-        threshold: "same set for both",
-        passed,
-        kind: "evidence",
-        detail,
-    };
-}
-function canaryCheck(ctx) {
-    const passed = ctx.canary === "pass";
-    const detail = ctx.canary === "pass"
-        ? "The production canary passed."
-        : ctx.canary === "fail"
-            ? "The production canary failed — a failed canary rejects the change."
-            : "No production canary result was given — run the canary and pass its result (canary: pass | fail).";
-    return {
-        id: "production_canary",
-        observed: ctx.canary,
-        threshold: "given, and passed",
-        passed,
-        kind: "evidence",
-        detail,
-    };
-}
-/**
- * What could move an undecided margin (LCB ≤ δ₀ < UCB), as a clause. The valid tasks alone give
- * Δ̂ ∓ z·SE(V): when that band already clears (or falls below) δ₀, resolving the open labels could
- * decide it; otherwise the run variance itself is too large and more common valid tasks are needed.
- */
-function marginRemedy(a, delta0) {
-    const d = a.unresolvedTasks;
-    const review = `review the ${words_plural(d, "disputed/unreviewed task")}`;
-    if (a.margin === null || a.seValid === null) {
-        return d > 0 ? `${review} and add common valid tasks` : "add common valid tasks";
-    }
-    const q = a.qValid ?? a.z;
-    const lo = a.margin - q * a.seValid;
-    const hi = a.margin + q * a.seValid;
-    const band = `the valid tasks alone give Δ̂ ∓ q·SE = ${format_number_formatPp(lo)} … ${format_number_formatPp(hi)}`;
-    if (d > 0 && (lo > delta0 || hi <= delta0)) {
-        return `${review}: ${band}, so resolving the open labels could decide it`;
-    }
-    const more = `${band}, which straddles δ₀ — more common valid tasks (or attempts per task) are needed to shrink the standard error`;
-    return d > 0
-        ? `${more}, and reviewing the ${words_plural(d, "disputed/unreviewed task")} narrows the validity band`
-        : more;
-}
-/** The attaining set of an exact bound, in words: "18 open labels resolved valid (6 with d = −1, 12 with d = 0)". */
-function attainingSetWords(a, set) {
-    if (a.unresolvedTasks === 0)
-        return "there are no open labels";
-    if (set.length === 0)
-        return "attained with every open label resolved broken";
-    const by = new Map();
-    for (const j of set) {
-        const d = a.unresolvedD[j];
-        by.set(d, (by.get(d) ?? 0) + 1);
-    }
-    const parts = [...by.entries()]
-        .sort((x, y) => x[0] - y[0])
-        .map(([d, n]) => `${n} with d = ${d > 0 ? "+" : ""}${num(d, 0)}`);
-    return `attained with S* = ${words_plural(set.length, "open label")} resolved valid (${parts.join(", ")}) and the others broken`;
-}
-/**
- * LCB and how it was taken, with its arithmetic: exact, at the set S* that attains it; conservative,
- * Δ_L − q_max·SE_max; pessimistic, at S_L. Null when LCB is.
- */
-function lcbFormula(a) {
-    if (a.lcb === null || a.marginAtLcb === null || a.seLower === null)
-        return null;
-    const figures = `${format_number_formatPp(a.marginAtLcb)} − ${num(a.qLower ?? a.z)} × ${format_number_formatPpUnsigned(a.seLower)} = ${format_number_formatPp(a.lcb)}`;
-    if (a.lcbKind === "exact" && a.lcbSet !== null) {
-        return `LCB = Δ(S*) − q·SE(V ∪ S*) = ${figures}, the exact bound over every resolution of the open labels (${attainingSetWords(a, a.lcbSet)})`;
-    }
-    if (a.lcbKind === "conservative") {
-        return `LCB (conservative) = Δ_L − q_max·SE_max = ${figures}: at most the exact bound over every resolution of the open labels (SE_max bounds SE(V ∪ S) over every set S of them)`;
-    }
-    return `LCB = Δ_L − q·SE(V ∪ S_L) = ${figures} (validity_bound: pessimistic)`;
-}
-function marginCheck(a, policy, lcbWhyNull) {
-    const delta0 = policy.accept_if.delta0;
-    const threshold = `> ${delta0Text(delta0)}`;
-    const rule = `policy: observed_margin ${policy.accept_if.observed_margin_text}`;
-    const formula = lcbFormula(a);
-    if (a.lcb === null || formula === null) {
-        return {
-            id: "observed_margin",
-            observed: null,
-            threshold,
-            passed: false,
-            kind: "margin",
-            detail: `The margin's lower confidence bound cannot be computed: ${lcbWhyNull} (${rule}).`,
-        };
-    }
-    const passed = a.lcb > delta0;
-    let detail;
-    if (passed)
-        detail = `${formula} > δ₀ = ${format_number_formatPp(delta0)} (${rule}).`;
-    else if (a.ucb !== null && a.ucb <= delta0) {
-        detail = `${formula} does not exceed δ₀ = ${format_number_formatPp(delta0)} (${rule}), and neither does UCB = ${format_number_formatPp(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
-    }
-    else {
-        detail = `${formula} does not exceed δ₀ = ${format_number_formatPp(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
-    }
-    return { id: "observed_margin", observed: a.lcb, threshold, passed, kind: "margin", detail };
-}
-/** Why LCB is null, as a clause, for checks and reasons. */
-function lcbNullReason(a, policy) {
-    if (a.commonValidTasks === 0)
-        return a.unresolvedTasks > 0 ? "no common task is labelled valid" : "there are no common valid tasks";
-    if (policy.margin.standard_error === "clustered" && a.tasksWithoutCluster > 0) {
-        return `standard_error is clustered but ${words_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster (add \`cluster\` to every row rather than let the gate guess)`;
-    }
-    if (policy.margin.standard_error === "clustered")
-        return "the tasks fall into fewer than 2 clusters";
-    return "fewer than 2 tasks are available for the standard error";
-}
-/** All checks in report order: evidence checks first, the margin check last. */
-function buildChecks(inp) {
-    const { dataset, policy, ctx, analysis } = inp;
-    const ai = policy.accept_if;
-    const split = separateTaskUniverses(dataset);
-    const checks = [
-        commonValidCheck(analysis, ai.common_valid_tasks, split, dataset.baseline.datasetRevisions),
-        infraRateCheck("baseline", inp.baseline, ai.infra_error_rate),
-        infraRateCheck("candidate", inp.candidate, ai.infra_error_rate),
-        disputedCheck(analysis, ai.disputed_fraction, split),
-    ];
-    if (ai.missing_fraction !== undefined) {
-        const u = analysis.universeTasks;
-        checks.push(missingCheck("baseline", inp.baseline, u, ai.missing_fraction, split));
-        checks.push(missingCheck("candidate", inp.candidate, u, ai.missing_fraction, split));
-    }
-    if (policy.require_same_harness)
-        checks.push(sameHarnessCheck(dataset));
-    checks.push(realHarnessCheck(dataset));
-    checks.push(datasetRevisionCheck(dataset, split));
-    if (ai.production_canary)
-        checks.push(canaryCheck(ctx));
-    checks.push(marginCheck(analysis, policy, lcbNullReason(analysis, policy)));
-    return checks;
-}
-
-;// CONCATENATED MODULE: ./src/core/decision/input-warnings.ts
-
-/** At most this many revisions named in a warning, then "and N more". */
-const REVISIONS_NAMED = 3;
-function revisionList(revisions, more = false) {
-    const shown = revisions.slice(0, REVISIONS_NAMED).map(shownValue).join(", ");
-    const rest = revisions.length - REVISIONS_NAMED;
-    return rest > 0 || more ? `${shown} and ${rest > 0 ? `${rest} ` : ""}more` : shown || "none";
-}
-function input_warnings_warning(u, compared) {
-    const theirs = `${u.revisions.length === 1 && !u.moreRevisions ? "revision" : "revisions"} ${revisionList(u.revisions, u.moreRevisions)}`;
-    const ours = `the compared tasks are under ${revisionList(compared)}`;
-    if (u.file !== undefined) {
-        return (`${shownValue(u.file)}: ${u.rows} of its ${words_plural(u.of ?? u.rows, "review row")} are under dataset ${theirs}, ` +
-            `which no compared task has (${ours}): those labels apply to nothing. A review applies only under ` +
-            `the same dataset_revision: re-import them with the results' --dataset-revision or --tasks list.`);
-    }
-    return (`The results label ${words_plural(u.rows, "task")} of other models under dataset ${theirs}, which no compared ` +
-        `task has (${ours}): those labels apply to nothing.`);
-}
-function unmatchedLabelWarnings(dataset) {
-    const compared = [
-        ...new Set([...dataset.baseline.datasetRevisions, ...dataset.candidate.datasetRevisions]),
-    ].sort();
-    return (dataset.unmatchedLabels ?? []).map((u) => input_warnings_warning(u, compared));
-}
-
-;// CONCATENATED MODULE: ./src/core/decision/verdict.ts
-
-
-
-/** The bare decision rule, for callers (fragility) that only need the verdict. */
-function decideVerdict(evidencePasses, canary, lcb, ucb, delta0) {
-    if (canary === "fail")
-        return "reject";
-    if (!evidencePasses)
-        return "unresolved";
-    if (ucb !== null && ucb <= delta0)
-        return "reject";
-    if (lcb !== null && lcb > delta0)
-        return "accept";
-    return "unresolved";
-}
-function marginSentence(a, policy) {
-    const delta0 = policy.accept_if.delta0;
-    const d0 = format_number_formatPp(delta0);
-    if (a.lcb === null || a.ucb === null) {
-        return `the margin's confidence bounds cannot be computed: ${lcbNullReason(a, policy)}`;
-    }
-    // A conservative bound is named so, as every rendering names it (report/bound-labels.ts).
-    const lcb = `LCB${a.lcbKind === "conservative" ? " (conservative)" : ""} = ${format_number_formatPp(a.lcb)}`;
-    const ucb = `UCB${a.ucbKind === "conservative" ? " (conservative)" : ""} = ${format_number_formatPp(a.ucb)}`;
-    if (a.lcb > delta0)
-        return `the margin's lower bound ${lcb} clears δ₀ = ${d0}`;
-    if (a.ucb <= delta0)
-        return `the margin's upper bound ${ucb} does not exceed δ₀ = ${d0}`;
-    return `the margin's lower bound ${lcb} does not clear δ₀ = ${d0} while its upper bound ${ucb} exceeds it: the evidence cannot carry the ranking`;
-}
-function verdictWithReasons(checks, a, policy, ctx) {
-    const failedEvidence = checks.filter((c) => c.kind === "evidence" && !c.passed);
-    const delta0 = policy.accept_if.delta0;
-    const verdict = decideVerdict(failedEvidence.length === 0, ctx.canary, a.lcb, a.ucb, delta0);
-    const reasons = [];
-    if (ctx.canary === "fail") {
-        reasons.push(policy.accept_if.production_canary
-            ? "The production canary failed: a failed canary rejects the change whatever the benchmark says."
-            : "The production canary failed: the policy does not require a canary, but a failed one rejects the change whatever the benchmark says.");
-        return { verdict, reasons };
-    }
-    if (verdict === "accept") {
-        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${words_plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${format_number_formatPp(a.margin)}).`);
-        return { verdict, reasons };
-    }
-    if (verdict === "reject") {
-        const why = a.unresolvedTasks > 0
-            ? `even the most favourable resolution of the ${words_plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar`
-            : "the candidate does not clear the bar even at the top of the run-variance band";
-        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${a.margin === null ? "undefined" : format_number_formatPp(a.margin)}).`);
-        return { verdict, reasons };
-    }
-    // Unresolved: name every check that keeps it so, then the margin.
-    for (const c of failedEvidence)
-        reasons.push(`Check ${c.id} fails: ${c.detail}`);
-    if (failedEvidence.length > 0) {
-        if (a.lcb !== null && a.lcb > delta0) {
-            reasons.push(`Once these checks pass, ${marginSentence(a, policy)} and would accept.`);
-        }
-        else if (a.ucb !== null && a.ucb <= delta0) {
-            reasons.push(`Once these checks pass, ${marginSentence(a, policy)} and would reject.`);
-        }
-        else {
-            const remedy = a.lcb === null ? "" : ` To resolve it, ${marginRemedy(a, delta0)}.`;
-            reasons.push(`Even with these checks passing, ${marginSentence(a, policy)}.${remedy}`);
-        }
-    }
-    else {
-        const s = marginSentence(a, policy);
-        const remedy = a.lcb === null ? "" : ` To resolve it, ${marginRemedy(a, delta0)}.`;
-        reasons.push(`${s.charAt(0).toUpperCase()}${s.slice(1)}.${remedy}`);
-    }
-    return { verdict, reasons };
-}
-
-;// CONCATENATED MODULE: ./src/core/decision/evaluate.ts
-
-
-
-
-
-
-
-
-
-/** At most this many influential tasks are listed in the comparison. */
-const MAX_INFLUENTIAL_TASKS = 50;
-/** Below this many degrees of freedom the clustered standard error is flagged (SPEC §3). */
-const MIN_RELIABLE_CLUSTERS = 30;
-/** A paired policy is warned when the CR2 SE on V exceeds the paired SE by this factor (SPEC §3). */
-const DESIGN_EFFECT_SE_RATIO = 1.2;
-/**
- * Tasks of U by effect on the margin: |d| descending, then members of S_L first, then dataset
- * (task-key) order. Bounded by MAX_INFLUENTIAL_TASKS.
- */
-function influentialTasks(dataset, a) {
-    const n = a.unresolvedTaskIndices.length;
-    const inLower = new Uint8Array(n);
-    const inUpper = new Uint8Array(n);
-    for (const j of a.lowerSet)
-        inLower[j] = 1;
-    for (const j of a.upperSet)
-        inUpper[j] = 1;
-    const d = a.unresolvedD;
-    // Only the top MAX_INFLUENTIAL_TASKS are listed: keep the tasks whose |d| is at least the
-    // cut-off |d| of the top list (found from the few distinct |d| values), then sort those.
-    const byEffect = new Map();
-    for (let j = 0; j < n; j++) {
-        const e = Math.abs(d[j]);
-        byEffect.set(e, (byEffect.get(e) ?? 0) + 1);
-    }
-    const effects = Float64Array.from(byEffect.keys()).sort().reverse();
-    let cutoff = 0;
-    let kept = 0;
-    for (const e of effects) {
-        cutoff = e;
-        kept += byEffect.get(e) ?? 0;
-        if (kept >= MAX_INFLUENTIAL_TASKS)
-            break;
-    }
-    const order = [];
-    for (let j = 0; j < n; j++)
-        if (Math.abs(d[j]) >= cutoff)
-            order.push(j);
-    order.sort((x, y) => Math.abs(d[y]) - Math.abs(d[x]) ||
-        inLower[y] - inLower[x] ||
-        x - y);
-    return order.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
-        const task = dataset.tasks.record(a.unresolvedTaskIndices[j]);
-        return {
-            dataset_revision: task.datasetRevision,
-            task_id: task.taskId,
-            validity: task.validity === "disputed" ? "disputed" : "unreviewed",
-            d: d[j],
-            in_lower_set: inLower[j] === 1,
-            in_upper_set: inUpper[j] === 1,
-            evidence: [...task.evidence],
-        };
-    });
-}
-/** The attaining set of an exact bound, as reported (bounded task list). */
-function evaluate_attainingSet(dataset, a, set) {
-    if (set === null)
-        return null;
-    let minus = 0;
-    let zero = 0;
-    for (const j of set) {
-        const d = a.unresolvedD[j];
-        if (d < 0)
-            minus++;
-        else if (d === 0)
-            zero++;
-    }
-    return {
-        size: set.length,
-        d_minus: minus,
-        d_zero: zero,
-        d_plus: set.length - minus - zero,
-        tasks: set.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
-            const i = a.unresolvedTaskIndices[j];
-            const tasks = dataset.tasks;
-            return {
-                dataset_revision: tasks.datasetRevision(i),
-                task_id: tasks.taskId(i),
-                d: a.unresolvedD[j],
-            };
-        }),
-    };
-}
-/** A signed margin in percentage points, e.g. "+1.20 pp", "−0.35 pp". */
-function pp(x) {
-    const s = Math.abs(x * 100).toFixed(2);
-    return `${x < 0 && Number(s) !== 0 ? "\u2212" : "+"}${s} pp`;
-}
-/**
- * With a paired policy and every common task in a cluster: the margin's bound again under the
- * clustered SE (CR2), and a warning when the verdict it carries would not hold under it — an
- * accept whose LCB would not clear δ₀, a reject by the margin whose UCB would not be at or below
- * it. null when the check does not apply or the verdict holds (docs/spec.md §3, design effect).
- */
-function clusteredVerdictWarning(dataset, policy, a, verdict, ctx) {
-    if (policy.margin.standard_error !== "paired" || a.seCr2Valid === null)
-        return null;
-    const delta0 = policy.accept_if.delta0;
-    // A reject by the production canary does not rest on the margin.
-    const byMargin = verdict === "accept" ||
-        (verdict === "reject" && ctx.canary !== "fail" && a.ucb !== null && a.ucb <= delta0);
-    if (!byMargin)
-        return null;
-    const c = analyseMargin(dataset, {
-        infra: policy.infra_errors,
-        margin: { ...policy.margin, standard_error: "clustered", cluster_correction: "cr2" },
-    });
-    const bound = verdict === "accept" ? c.lcb : c.ucb;
-    const holds = bound !== null && (verdict === "accept" ? bound > delta0 : bound <= delta0);
-    if (holds)
-        return null;
-    const which = verdict === "accept" ? "lower" : "upper";
-    const figure = bound === null
-        ? `the ${which} bound would be undefined`
-        : `the ${which} bound would be ${pp(bound)}, ${verdict === "accept" ? "not above" : "above"} δ₀ ${pp(delta0)}`;
-    return (`The tasks cluster (${words_plural(c.clusters ?? 0, "cluster")} by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
-        `${figure}, so this ${verdict} would not hold; consider standard_error: clustered.`);
-}
-function headlineWarnings(policy, ctx, a, infra, clustered) {
-    const warnings = [];
-    if (ctx.expired) {
-        warnings.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds` +
-            (policy.on_expired === "neutral" ? " (on_expired: neutral: a passing check run is neutral)." : "."));
-    }
-    if (policy.infra_errors === "count_as_fail") {
-        warnings.push(`Infra errors are counted as fails (infra_errors: count_as_fail): ${words_plural(infra.baseline, "baseline infra error")} and ${words_plural(infra.candidate, "candidate infra error")} lower the task scores.`);
-    }
-    if (policy.margin.standard_error === "clustered") {
-        if (a.tasksWithoutCluster > 0) {
-            warnings.push(`standard_error is clustered but ${words_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster: the standard errors are left undefined rather than guessed, so the margin cannot decide.`);
-        }
-        else if (a.nuValid !== null && a.nuValid < MIN_RELIABLE_CLUSTERS) {
-            const share = a.largestClusterShare === null
-                ? ""
-                : `, the largest holding ${pct(a.largestClusterShare)} of the valid tasks`;
-            const what = policy.margin.cluster_correction === "cr2"
-                ? `the CR2 standard error has ν = ${num(a.nuValid, 1)} effective degrees of freedom`
-                : `the CR1 standard error has ν = G − 1 = ${num(a.nuValid, 0)} degrees of freedom`;
-            warnings.push(`Clustered standard error over ${words_plural(a.clusters ?? 0, "cluster")}${share}: ${what} (fewer than ${MIN_RELIABLE_CLUSTERS}); the effective number of clusters, not the task count, limits the bound${policy.margin.quantile === "z" ? ", and quantile: z ignores it" : ""}.`);
-        }
-        else if (a.clusters !== null && a.clusters < 2 && a.commonValidTasks > 0) {
-            // (With no common valid task there is no cluster to count: the margin's own reason says why.)
-            warnings.push(`Clustered standard error over ${words_plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`);
-        }
-    }
-    else if (clustered !== null) {
-        warnings.push(clustered);
-    }
-    else if (a.seCr2Valid !== null &&
-        a.sePairedValid !== null &&
-        a.seCr2Valid > DESIGN_EFFECT_SE_RATIO * a.sePairedValid) {
-        warnings.push(`The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${format_number_formatPpUnsigned(a.seCr2Valid)} vs ${format_number_formatPpUnsigned(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`);
-    }
-    return warnings;
-}
-/**
- * The verdict and the figures it rests on, from the dataset's columns or `columns` of the same
- * tasks with other labels (the verdict by review revision: no record is copied for those). No
- * task record is read: evaluate() adds the lists of tasks.
- */
-function evaluateVerdict(dataset, policy, ctx, columns = taskColumns(dataset)) {
-    const infra = policy.infra_errors;
-    const analysis = analyseMargin(dataset, { infra, margin: policy.margin }, columns);
-    const baseline = modelFigures(dataset, "baseline", infra, columns);
-    const candidate = modelFigures(dataset, "candidate", infra, columns);
-    const checks = [
-        ...buildChecks({ dataset, policy, ctx, analysis, baseline, candidate }),
-        ...(ctx.extraChecks ?? []),
-    ];
-    const { verdict, reasons } = verdictWithReasons(checks, analysis, policy, ctx);
-    return { analysis, baseline, candidate, checks, verdict, reasons };
-}
-function evaluate(dataset, policy, ctx) {
-    const { analysis, baseline, candidate, checks, verdict, reasons } = evaluateVerdict(dataset, policy, ctx);
-    const warnings = headlineWarnings(policy, ctx, analysis, { baseline: baseline.infra_errors, candidate: candidate.infra_errors }, clusteredVerdictWarning(dataset, policy, analysis, verdict, ctx)).concat(unmatchedLabelWarnings(dataset));
-    const a = analysis;
-    const delta0 = policy.accept_if.delta0;
-    // Held back by the margin (whatever else fails too): unresolved with LCB ≤ δ₀.
-    const heldByMargin = verdict === "unresolved" && a.lcb !== null && !(a.lcb > delta0);
-    const sd = a.sePairedValid === null ? null : a.sePairedValid * Math.sqrt(a.commonValidTasks);
-    return {
-        verdict,
-        reasons,
-        warnings,
-        checks,
-        comparison: {
-            common_tasks: a.commonTasks,
-            common_valid_tasks: a.commonValidTasks,
-            unresolved_tasks: a.unresolvedTasks,
-            disputed_tasks: a.disputedTasks,
-            unreviewed_tasks: a.unreviewedTasks,
-            broken_tasks: a.brokenTasks,
-            disputed_fraction: a.disputedFraction,
-            margin: a.margin,
-            margin_lower: a.marginLower,
-            margin_upper: a.marginUpper,
-            validity_sensitivity: a.validitySensitivity,
-            validity_sensitivity_upside: a.validitySensitivityUpside,
-            se_valid: a.seValid,
-            se_lower: a.seLower,
-            se_upper: a.seUpper,
-            se_rerun: a.seRerun,
-            standard_error: policy.margin.standard_error,
-            cluster_correction: policy.margin.cluster_correction,
-            clusters: a.clusters,
-            largest_cluster_share: a.largestClusterShare,
-            nu_valid: a.nuValid,
-            nu_lower: a.nuLower,
-            nu_upper: a.nuUpper,
-            se_valid_paired: a.sePairedValid,
-            se_valid_cr2: a.seCr2Valid,
-            design_effect: a.seCr2Valid !== null && a.sePairedValid !== null && a.sePairedValid > 0
-                ? (a.seCr2Valid / a.sePairedValid) ** 2
-                : null,
-            validity_bound: policy.margin.validity_bound,
-            confidence: policy.margin.confidence,
-            quantile: a.quantile,
-            z: a.z,
-            q_valid: a.qValid,
-            q_lower: a.qLower,
-            q_upper: a.qUpper,
-            delta0: policy.accept_if.delta0,
-            lcb: a.lcb,
-            ucb: a.ucb,
-            margin_at_lcb: a.marginAtLcb,
-            margin_at_ucb: a.marginAtUcb,
-            lcb_bound_kind: a.lcbKind,
-            ucb_bound_kind: a.ucbKind,
-            lcb_set: evaluate_attainingSet(dataset, a, a.lcbSet),
-            ucb_set: evaluate_attainingSet(dataset, a, a.ucbSet),
-            mde: minimumDetectableEffect(a.qValid, policy.margin.power, a.seValid),
-            power: policy.margin.power,
-            tasks_needed: heldByMargin ? tasksNeeded(a.qValid, sd, a.margin, delta0) : null,
-            influential_tasks: influentialTasks(dataset, a),
-        },
-        models: { baseline, candidate },
+        "check-run-id": checkRunId === null ? "" : String(checkRunId),
+        "comment-id": commentId === null ? "" : String(commentId),
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/rank/review-first.ts
+;// CONCATENATED MODULE: ./src/core/report/report-json.ts
 /**
- * The open tasks to review first (docs/rank.md "The seed's question, answered"): for each adjacent
- * pair of the leaderboard that the open labels alone keep unordered, the open tasks that move its
- * margin most and how many reviews could settle it.
+ * The report's JSON text (`JSON.stringify(report, null, 2)` and a newline) in pieces of about
+ * JSON_CHUNK_CHARS, so a writer never holds it whole (issue 15). At 10⁶ tasks the text is ~30 MB:
+ * the one string, its copy with the newline and the bytes written out took ~140 MB more than the
+ * gate had used until then, the read and the evaluation included.
+ *
+ * The pieces joined are byte for byte what JSON.stringify gives (test/report/report-json.test.ts
+ * compares them on random values): containers are walked here, and runs of scalars (an array's
+ * task ids, a field's value) are left to JSON.stringify in batches, with the text of a nested
+ * value indented by its depth. A nested value's text is JSON.stringify's at depth 0 with every
+ * line after the first indented: a JSON text has no line break but between tokens.
  */
-
-
-/**
- * For each adjacent pair of the leaderboard (`order`, best first) unresolved by validity: the
- * open tasks that move its margin most and the reviews that could settle it (pair(hi, lo) is the
- * reported pair of those two models, either way round).
- */
-function reviewFirstOf(models, order, policy, pair, pairs) {
-    const out = [];
-    for (let p = 0; p + 1 < order.length; p++) {
-        const hi = order[p];
-        const lo = order[p + 1];
-        if (pair(hi, lo)?.unresolved_by !== "validity")
+/** About this many characters a piece (a batch or a long value may make one longer). */
+const JSON_CHUNK_CHARS = 1 << 16;
+/** Scalars of an array given to JSON.stringify at once. */
+const SCALAR_BATCH = 1024;
+const STEP = "  ";
+/** Walked here (an object with toJSON is JSON.stringify's: it says what it stands for). */
+function isContainer(v) {
+    return typeof v === "object" && v !== null && typeof v.toJSON !== "function";
+}
+/** JSON.stringify's text of `v` at an indentation of `indent`; undefined where it gives none. */
+function leaf(v, indent) {
+    const text = JSON.stringify(v, null, 2);
+    return text === undefined || indent === "" || !text.includes("\n")
+        ? text
+        : text.replaceAll("\n", "\n" + indent);
+}
+function* arrayPieces(a, indent) {
+    if (a.length === 0) {
+        yield "[]";
+        return;
+    }
+    const inner = indent + STEP;
+    yield "[\n" + inner;
+    let k = 0;
+    while (k < a.length) {
+        if (k > 0)
+            yield ",\n" + inner;
+        const v = a[k];
+        if (isContainer(v)) {
+            yield* pieces(v, inner);
+            k++;
             continue;
-        const x = pairs.analyse(hi, lo, policy.margin);
-        const settle = reviewsToSettle(x, policy);
-        out.push({
-            a: models[hi],
-            b: models[lo],
-            reviews_to_settle_a_better: settle.up,
-            reviews_to_settle_b_better: settle.down,
-            tasks: influentialTasks(pairs.pairDataset(hi, lo), x),
-        });
-    }
-    return out;
-}
-/**
- * The fewest open labels whose resolution could take 0 out of the pair's validity band, towards
- * a above b (`up`: Δ_L > 0) and towards b above a (`down`: Δ_H < 0); null when none can.
- * Exact bounds: Δ_L > 0 exactly when Σ_V d + Σ of the open d < 0 is > 0, and each open task moves
- * that sum by |d| at best (a task with d < 0 resolved broken, one with d > 0 resolved valid), so
- * the fewest are the largest |d| first. Pessimistic bounds: Δ_L's numerator is Σ_V d − |U|, and
- * a task resolved moves it by 1 (broken) or 1 + d (valid), so by 1 + max(d, 0) at best.
- */
-function reviewsToSettle(x, policy) {
-    if (x.margin === null)
-        return { up: null, down: null };
-    const validSum = x.margin * x.commonValidTasks;
-    const d = x.unresolvedD;
-    const count = (sign) => {
-        let base = sign * validSum;
-        const gains = [];
-        for (const raw of d) {
-            const v = sign * raw;
-            if (policy.margin.validity_bound === "exact") {
-                if (v < 0)
-                    base += v;
-                if (v !== 0)
-                    gains.push(Math.abs(v));
-            }
-            else {
-                base -= 1;
-                gains.push(1 + Math.max(v, 0));
-            }
         }
-        gains.sort((p, q) => q - p);
-        let reviews = 0;
-        for (const g of gains) {
-            if (base > TIE_TOLERANCE)
-                break;
-            base += g;
-            reviews++;
-        }
-        return base > TIE_TOLERANCE ? reviews : null;
-    };
-    return { up: count(1), down: count(-1) };
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-types.ts
-/** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
-const RANK_SCHEMA_VERSION = "1.2.0";
-
-;// CONCATENATED MODULE: ./src/core/rank/rank.ts
-/**
- * `model-gate rank` as one pure call (docs/rank.md): several models read from one export and the
- * policy in, the rank report out. Every pair's margin, validity bounds, SE and confidence bounds
- * are evaluate's own (analyseMargin on the pair's columns of the one common set); the ranking
- * adds Holm's step-down over the pairs' directional claims, the rank intervals, the models that
- * could be first, the groups, and for the adjacent pairs that the open labels alone keep
- * unordered, the open tasks to review first.
- */
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-function checkModels(models, reference) {
-    if (models.length < 2) {
-        throw new errors_InputError(`A ranking needs at least 2 models; got ${models.length === 0 ? "none" : quote(models[0] ?? "")}.`);
+        // A run of scalars (holes, undefined and functions are null, as JSON.stringify writes them).
+        let end = k + 1;
+        while (end < a.length && end - k < SCALAR_BATCH && !isContainer(a[end]))
+            end++;
+        const text = JSON.stringify(a.slice(k, end), null, 2);
+        // "[\n  x,\n  y\n]" → "x,\n" + inner + "y".
+        yield text.slice(2 + STEP.length, -2).replaceAll("\n" + STEP, "\n" + inner);
+        k = end;
     }
-    if (reference !== null && !models.includes(reference)) {
-        throw new errors_InputError(`--reference ${quote(reference)} is not among the ranked models (${models.map(quote).join(", ")}): ` +
-            `add it to --models.`);
-    }
+    yield "\n" + indent + "]";
 }
-function runRank(given, gate, options) {
-    const asOfReview = options.asOfReview ?? null;
-    const data = asOfReview === null ? given : modelsAsOfReview(given, asOfReview);
-    const appendOnly = options.appendOnly ?? null;
-    const rewritten = appendOnly !== null && appendOnly.rows_changed_or_removed > 0;
-    const policy = gate.policy;
-    const models = data.models;
-    const k = models.length;
-    checkModels(models, options.reference);
-    const require = policy.rank?.require ?? "top_resolved";
-    const candidate = options.candidate ?? null;
-    checkRankGate(require, candidate, options.reference, models);
-    const set = commonSet(data, policy);
-    const view = tableView([data.tasks], null, set.tasks);
-    const { analyse, pairDataset } = pairAnalyser(data, set, view, policy.infra_errors);
-    const ordered = orderPairs(k, analyse, policy.margin);
-    const { holm, above } = ordered;
-    const rankPairs = ordered.pairs.map(([a, b], p) => rankPair(models, a, b, holm, p));
-    const order = scoreOrder(models, holm.bounds);
-    const ranks = rankOrder(k, above, order);
-    const topValidity = topAboveEveryResolution(k, order[0], rankPairs);
-    const rankModels = leaderboard(data, set, order, ranks, modelScores(set, policy, k), above, options.reference);
-    const reviewFirst = reviewFirstOf(models, order, policy, (hi, lo) => rankPairs[pairIndex(k, hi, lo)], {
-        analyse,
-        pairDataset,
-    });
-    const groups = ranks.groups.map((g) => g.map((i) => models[i]));
-    // Could be first: no model is ordered above it (rank_low = 1), in rank order.
-    const couldBeFirst = rankModels.filter((m) => m.rank_low === 1).map((m) => m.model);
-    const withoutCluster = holm.bounds.some((b) => b.tasksWithoutCluster > 0);
-    // A rewritten history keeps the top from being resolved, as it keeps evaluate from a verdict.
-    const top = couldBeFirst.length === 1 && !rewritten ? couldBeFirst[0] : null;
-    const decided = {
-        models: rankModels,
-        pairs: rankPairs,
-        groups,
-        could_be_first: couldBeFirst,
-        top,
-        top_resolved: top !== null,
-        reference: options.reference,
-    };
-    const clustered = clusteredCheck(models, set, policy.margin, analyse, ordered, order);
-    const m = ordered.pairs.length;
-    return {
-        schema_version: RANK_SCHEMA_VERSION,
-        kind: "rank",
-        top,
-        top_resolved: top !== null,
-        could_be_first: couldBeFirst,
-        top_validity_resolved: topValidity,
-        reference: options.reference,
-        gate: rewritten ? rewrittenGate(require, candidate) : rankGate(decided, require, candidate),
-        warnings: rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, clustered),
-        models: rankModels,
-        groups,
-        pairs: rankPairs,
-        adjustment: {
-            method: "holm",
-            pairs: m,
-            directional_claims: 2 * m,
-            family_alpha: 1 - policy.margin.confidence,
-            rounds: holm.rounds,
-            ordered_pairs: holm.orderedPairs,
-            final_level: holm.finalLevel,
-            guarantee: familyGuarantee(1 - policy.margin.confidence, m),
-        },
-        review_first: reviewFirst,
-        common_tasks: set.tasks.length,
-        common_valid_tasks: set.validTasks,
-        unresolved_tasks: set.tasks.length - set.validTasks,
-        disputed_tasks: set.disputedTasks,
-        unreviewed_tasks: set.unreviewedTasks,
-        broken_tasks: set.brokenTasks,
-        universe_tasks: set.universeTasks,
-        settings: {
-            confidence: policy.margin.confidence,
-            quantile: policy.margin.quantile,
-            standard_error: policy.margin.standard_error,
-            cluster_correction: policy.margin.cluster_correction,
-            validity_bound: policy.margin.validity_bound,
-            infra_errors: policy.infra_errors,
-            common_valid_tasks_threshold: policy.accept_if.common_valid_tasks.text,
-        },
-        provenance: {
-            inputs: data.inputs.map((f) => ({ path: f.path, sha256: f.sha256 })),
-            models_given: [...models],
-            dataset_revisions: [...new Set(data.summaries.flatMap((s) => s.datasetRevisions))].sort(compareCodeUnits),
-            review_revisions: [...data.reviewRevisions],
-            as_of_review: asOfReview,
-            append_only: appendOnly,
-            rows_read: data.rowsRead,
-            passes: data.passes,
-            policy: {
-                path: gate.source.path,
-                sha256: gate.source.sha256,
-                owner: policy.owner,
-                revisit: policy.revisit,
-                source: gate.source.source,
-                last_commit: gate.source.lastCommit,
-            },
-            tool_version: options.toolVersion,
-        },
-    };
-}
-/** Pair p = (a, b) as reported: its figures at the level that decided it, and its relation. */
-function rankPair(models, a, b, holm, p) {
-    const x = holm.bounds[p];
-    const relation = holm.ordered[p] !== 1 ? "unresolved" : x.lcb !== null && x.lcb > 0 ? "a_better" : "b_better";
-    return {
-        a: models[a],
-        b: models[b],
-        margin: x.margin,
-        margin_low: x.marginLower,
-        margin_high: x.marginUpper,
-        se: x.se,
-        nu: x.nu,
-        lcb: x.lcb,
-        ucb: x.ucb,
-        lcb_bound_kind: x.lcbKind,
-        ucb_bound_kind: x.ucbKind,
-        level: holm.level[p],
-        round: holm.round[p],
-        relation,
-        unresolved_by: relation !== "unresolved" ? null : unresolvedBy(x.marginLower, x.marginUpper),
-    };
-}
-/**
- * Is the highest-scoring model above every other under every resolution of the open labels (Δ_L
- * of top − other > 0 for each)? null when some pair's bound is undefined.
- */
-function topAboveEveryResolution(k, top, pairs) {
-    let out = true;
-    for (let j = 0; j < k && out !== null; j++) {
-        if (j === top)
+function* objectPieces(o, indent) {
+    const inner = indent + STEP;
+    let first = true;
+    for (const key of Object.keys(o)) {
+        const v = o[key];
+        const text = isContainer(v) ? undefined : leaf(v, inner);
+        // JSON.stringify leaves out a key whose value has no text (undefined, a function, a symbol).
+        if (!isContainer(v) && text === undefined)
             continue;
-        const pr = pairs[pairIndex(k, top, j)];
-        const low = top < j ? pr.margin_low : pr.margin_high === null ? null : -pr.margin_high;
-        if (low === null)
-            out = null;
-        else if (!(low > 0))
-            out = false;
+        yield (first ? "{\n" : ",\n") + inner + JSON.stringify(key) + ": ";
+        first = false;
+        if (text !== undefined)
+            yield text;
+        else
+            yield* pieces(v, inner);
     }
-    return out;
+    yield first ? "{}" : "\n" + indent + "}";
 }
-/** The models in leaderboard order with their figures, ranks and place against the reference. */
-function leaderboard(data, set, order, ranks, scores, above, referenceId) {
-    const models = data.models;
-    const k = models.length;
-    const reference = referenceId === null ? -1 : models.indexOf(referenceId);
-    return order.map((i) => ({
-        model: models[i],
-        score: scores[i]?.score ?? null,
-        interval: scores[i]?.interval ?? null,
-        run_variance_band: scores[i]?.band ?? null,
-        rank_low: ranks.rankLow[i],
-        rank_high: ranks.rankHigh[i],
-        group: ranks.group[i],
-        absence_adds_back: set.addsBack[i],
-        absence_adds_back_valid: set.addsBackValid[i],
-        vs_reference: reference < 0 || reference === i
-            ? null
-            : above[i * k + reference] === 1
-                ? "above"
-                : above[reference * k + i] === 1
-                    ? "below"
-                    : "unresolved",
-        harness_revisions: [...(data.summaries[i]?.harnessRevisions ?? [])],
-    }));
+function* pieces(v, indent) {
+    if (Array.isArray(v))
+        yield* arrayPieces(v, indent);
+    else
+        yield* objectPieces(v, indent);
+}
+/**
+ * `JSON.stringify(value, null, 2) + "\n"` in pieces of about `size` characters (the last one ends
+ * with the newline). `value` is plain data: an object or an array.
+ */
+function* jsonChunks(value, size = JSON_CHUNK_CHARS) {
+    let buffer = "";
+    const root = isContainer(value) ? pieces(value, "") : [leaf(value, "") ?? ""];
+    for (const piece of root) {
+        buffer += piece;
+        if (buffer.length >= size) {
+            yield buffer;
+            buffer = "";
+        }
+    }
+    yield buffer + "\n";
 }
 
-;// CONCATENATED MODULE: ./src/core/reruns/runs-report.ts
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/io/atomic-write.ts
+
+
+
+
+/**
+ * Writes a file so that readers see either the previous complete file or the new complete file,
+ * never a half-written one: write a temporary file in the same directory (same filesystem), then
+ * rename it over the target, which POSIX makes atomic. A failed write (a full disk: ENOSPC, a
+ * quota, EIO) removes the temporary file and leaves the previous file as it was.
+ *
+ * An existing target that is a symbolic link is written through (the file it names is replaced
+ * and the link kept), keeping the previous file's permission bits. An existing target that is not
+ * a regular file (a directory, device, FIFO, socket) is refused (EEXIST-like error with code
+ * "ENOTREGULAR"): a rename would replace a device node with a plain file. (No imports from this
+ * project: a test runs this file alone in a child process it kills.)
+ */
+async function writeFileAtomic(path, data) {
+    let target;
+    let mode;
+    try {
+        target = (0,external_node_fs_namespaceObject.realpathSync)(path);
+        const st = (0,external_node_fs_namespaceObject.statSync)(target);
+        if (!st.isFile())
+            throw Object.assign(new Error(`${path} is not a regular file`), {
+                code: st.isDirectory() ? "EISDIR" : "ENOTREGULAR",
+            });
+        mode = st.mode & 0o7777;
+    }
+    catch (error) {
+        const code = error.code;
+        if (code === "EISDIR" || code === "ENOTREGULAR")
+            throw error;
+        // No such file yet (or a dangling link: written as a new file at `path`).
+        target = path;
+    }
+    const tmp = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(target), `.${(0,external_node_path_namespaceObject.basename)(target)}.${process.pid}.${(0,external_node_crypto_.randomBytes)(6).toString("hex")}.tmp`);
+    try {
+        await (0,promises_namespaceObject.writeFile)(tmp, data, { flag: "wx" });
+        if (mode !== undefined)
+            await (0,promises_namespaceObject.chmod)(tmp, mode);
+        await (0,promises_namespaceObject.rename)(tmp, target);
+    }
+    catch (error) {
+        await (0,promises_namespaceObject.rm)(tmp, { force: true });
+        throw error;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/run-history/runs-report.ts
 
 /** The most runs the comment remembers. */
 const RUN_HISTORY_MAX = 20;
@@ -67067,6 +64051,74 @@ function runsReport(input) {
         rows_not_kept: input.rowsNotKept,
         reruns: { mode: f.mode, effect, detail: failed ? check.check.detail : null },
     };
+}
+
+;// CONCATENATED MODULE: ./src/core/format-number.ts
+/**
+ * Number formatting for the report: fixed decimals, never locale-dependent (no toLocaleString,
+ * no Intl), a plain ASCII "-" for negatives, and never "-0.00". `null` and non-finite numbers are
+ * shown as "n/a".
+ *
+ * Units: fractions (rates, scores, shares) are percentages with 2 decimals ("3.70%"); margins and
+ * their bounds, standard errors and δ₀ are percentage points with 2 decimals ("+5.77 pp"), signed
+ * where they are differences; per-task effects d are signed decimals with 2 decimals ("+1.00");
+ * z is a decimal with 4 decimals; counts are plain integers.
+ */
+const NOT_AVAILABLE = "n/a";
+function isNumber(x) {
+    return typeof x === "number" && Number.isFinite(x);
+}
+/** `x.toFixed(decimals)` without a negative zero ("-0.00" → "0.00"). */
+function fixed(x, decimals) {
+    const s = x.toFixed(decimals);
+    return /^-0(?:\.0*)?$/.test(s) ? s.slice(1) : s;
+}
+/** `+1.23` / `-1.23` / `0.00`: a sign unless the rounded value is zero. */
+function signedFixed(x, decimals) {
+    const s = fixed(x, decimals);
+    return s.startsWith("-") || /^0(?:\.0*)?$/.test(s) ? s : `+${s}`;
+}
+/** A count: "520". Non-integers (never expected) keep 2 decimals. */
+function format_number_formatCount(x) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return Number.isInteger(x) ? String(x) : fixed(x, 2);
+}
+/** A fraction as a percentage: 0.037037 → "3.70%". */
+function format_number_formatPercent(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return `${fixed(x * 100, decimals)}%`;
+}
+/** A difference of fractions in percentage points, signed: 0.057692 → "+5.77 pp". */
+function format_number_formatPp(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return `${signedFixed(x * 100, decimals)} pp`;
+}
+/** A non-negative spread in percentage points, unsigned: 0.020029 → "2.00 pp". */
+function format_number_formatPpUnsigned(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return `${fixed(x * 100, decimals)} pp`;
+}
+/** A plain decimal: 1.644854 → "1.6449". */
+function format_number_formatDecimal(x, decimals = 4) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return fixed(x, decimals);
+}
+/** A signed decimal: 0.5 → "+0.50". */
+function formatSignedDecimal(x, decimals = 2) {
+    if (!isNumber(x))
+        return NOT_AVAILABLE;
+    return signedFixed(x, decimals);
+}
+/** An interval of fractions as percentages: [0.4615, 0.6364] → "46.15% – 63.64%". */
+function formatPercentInterval(iv) {
+    if (iv === null || iv === undefined || !isNumber(iv[0]) || !isNumber(iv[1]))
+        return NOT_AVAILABLE;
+    return `${format_number_formatPercent(iv[0])} – ${format_number_formatPercent(iv[1])}`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/render-runs.ts
@@ -67605,6 +64657,67 @@ function codeList(items, limit) {
     return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
 
+;// CONCATENATED MODULE: ./src/core/decision/format.ts
+/** Relative tolerance for "observed equals the threshold" (absorbs 3.7/100 ≠ 0.037 style noise). */
+const THRESHOLD_TOLERANCE = 1e-12;
+/** Does `observed` satisfy `OP value`? Equality is judged with a 1e-12 relative tolerance. */
+function satisfies(observed, t) {
+    const equal = Math.abs(observed - t.value) <= THRESHOLD_TOLERANCE * Math.max(1, Math.abs(t.value));
+    switch (t.op) {
+        case ">=":
+            return equal || observed > t.value;
+        case ">":
+            return !equal && observed > t.value;
+        case "<=":
+            return equal || observed < t.value;
+        case "<":
+            return !equal && observed < t.value;
+    }
+}
+/** A figure with 4 decimals and a true minus sign, e.g. "0.0118", "−0.0123". */
+function num(x, digits = 4) {
+    const s = Math.abs(x).toFixed(digits);
+    return x < 0 && Number(s) !== 0 ? `\u2212${s}` : s;
+}
+/** A fraction as a percentage with at most 2 decimals, e.g. 0.037037 → "3.7%", 0.01 → "1%". */
+function pct(x) {
+    const s = String(Number((x * 100).toFixed(2)));
+    return `${s.startsWith("-") ? `\u2212${s.slice(1)}` : s}%`;
+}
+/** δ₀ as written in a threshold: 0 → "0", 0.01 → "+1%", −0.01 → "-1%". */
+function delta0Text(delta0) {
+    if (delta0 === 0)
+        return "0";
+    const p = String(Number((Math.abs(delta0) * 100).toPrecision(12)));
+    return `${delta0 > 0 ? "+" : "-"}${p}%`;
+}
+/** "1 task" / "2 tasks" (words.ts). */
+
+/**
+ * An untrusted value (a revision, a path) is shown in a sentence with at most this many code
+ * points, a longer one shortened with "…": the sentence, its advice above all, stays whole and
+ * short, and the whole value is in the report's own fields (observed, provenance).
+ */
+const SHOWN_VALUE_CHARS = 100;
+/** Values a sentence names before "and N more". */
+const SHOWN_VALUES = 3;
+/** One untrusted value as a sentence shows it (see SHOWN_VALUE_CHARS). */
+function shownValue(value) {
+    const cps = Array.from(value);
+    return cps.length > SHOWN_VALUE_CHARS ? `${cps.slice(0, SHOWN_VALUE_CHARS - 1).join("")}…` : value;
+}
+/**
+ * Values as a sentence lists them: the first SHOWN_VALUES, then "and N more"; `empty` for none,
+ * with its reason (a model's revisions are empty only when it has no rows).
+ */
+function shownList(values, empty = "none (no rows)") {
+    if (values.length === 0)
+        return empty;
+    const shown = values.slice(0, SHOWN_VALUES).map(shownValue).join(", ");
+    const rest = values.length - SHOWN_VALUES;
+    return rest > 0 ? `${shown} and ${rest} more` : shown;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/verdict-text.ts
 /**
  * The words a reviewer reads first, for every rendering (Markdown comment and summary, plain text,
@@ -67951,6 +65064,206 @@ function verdictTitle(report) {
             `bounds${boundQualifier(c, "lcb")} ${format_number_formatPp(c.lcb)} … ${format_number_formatPp(c.ucb)} vs δ₀ ${format_number_formatPp(c.delta0)}`;
     return `${verdict}: ${checks}; ${margin}, ${bounds}`;
 }
+
+;// CONCATENATED MODULE: ./src/core/model.ts
+/**
+ * Domain types shared by the reader, the statistics, the decision and the report.
+ * SPEC §1.1 (export rows), §1.2 (reviews) and §2 (sets).
+ */
+const VALIDITIES = ["unreviewed", "valid", "broken", "disputed"];
+/** The index of a validity in VALIDITIES (the readers' label columns store it as a small number). */
+function validityCode(v) {
+    return v === "unreviewed" ? 0 : v === "valid" ? 1 : v === "broken" ? 2 : 3;
+}
+const RESULTS = (/* unused pure expression or super */ null && (["pass", "fail", "infra_error", "missing"]));
+/**
+ * Placeholder revisions. A harness revision that is `unknown` or begins with `unknown:` (the
+ * letters in any case) is reserved to say "no revision is known": the importers write
+ * `unknown:<kind>` when the source names no harness. A placeholder is a label, not a revision, so
+ * it never satisfies "same harness revision" and fails "real harness revisions" (docs/spec.md §4.2
+ * "Placeholder harness revisions").
+ */
+const PLACEHOLDER_REVISION_PREFIX = "unknown:";
+function isPlaceholderRevision(revision) {
+    return /^unknown(?::|$)/i.test(revision);
+}
+/**
+ * The benchmark of a task whose rows name none (docs/spec.md §1.1 `benchmark`): an export without
+ * the field is one benchmark of this name.
+ */
+const DEFAULT_BENCHMARK = "default";
+/** Locale-independent string order (UTF-16 code units), so outputs do not depend on the machine's locale. */
+function compareCodeUnits(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+/** A TaskTable over records already made. */
+class RecordTable {
+    records;
+    constructor(records) {
+        this.records = records;
+    }
+    get length() {
+        return this.records.length;
+    }
+    record(i) {
+        const t = this.records[i];
+        if (t === undefined)
+            throw new Error(`TaskTable: no task ${i} (of ${this.records.length})`);
+        return t;
+    }
+    datasetRevision(i) {
+        return this.record(i).datasetRevision;
+    }
+    taskId(i) {
+        return this.record(i).taskId;
+    }
+    validity(i) {
+        return this.record(i).validity;
+    }
+    reviewRevision(i) {
+        return this.record(i).reviewRevision;
+    }
+    cluster(i) {
+        return this.record(i).cluster;
+    }
+    benchmark(i) {
+        return this.record(i).benchmark ?? DEFAULT_BENCHMARK;
+    }
+    baseline(i) {
+        return this.record(i).baseline;
+    }
+    candidate(i) {
+        return this.record(i).candidate;
+    }
+    evidence(i) {
+        return this.record(i).evidence;
+    }
+    labelCount(i) {
+        return this.record(i).history.length;
+    }
+    lastLabelRevision(i) {
+        const h = this.record(i).history;
+        return h[h.length - 1]?.revision ?? -1;
+    }
+    history(i) {
+        return this.record(i).history;
+    }
+    eventRevision(i, k) {
+        return this.event(this.history(i), i, k).revision;
+    }
+    eventValidity(i, k) {
+        return this.event(this.history(i), i, k).validity;
+    }
+    eventFile(i, k) {
+        return this.event(this.history(i), i, k).source.file;
+    }
+    eventLine(i, k) {
+        return this.event(this.history(i), i, k).source.line;
+    }
+    event(history, i, k) {
+        const e = history[k];
+        if (e === undefined)
+            throw new Error(`TaskTable: task ${i} has no event ${k}`);
+        return e;
+    }
+}
+/** Records as a TaskTable (they are not copied: never modify them). */
+function recordTable(records) {
+    return new RecordTable(records);
+}
+/** A table with some tasks' records replaced (task index → record); the others read through. */
+class OverlayTable {
+    base;
+    replaced;
+    constructor(base, replaced) {
+        this.base = base;
+        this.replaced = replaced;
+    }
+    get length() {
+        return this.base.length;
+    }
+    record(i) {
+        return this.replaced.get(i) ?? this.base.record(i);
+    }
+    datasetRevision(i) {
+        return this.replaced.get(i)?.datasetRevision ?? this.base.datasetRevision(i);
+    }
+    taskId(i) {
+        return this.replaced.get(i)?.taskId ?? this.base.taskId(i);
+    }
+    validity(i) {
+        return this.replaced.get(i)?.validity ?? this.base.validity(i);
+    }
+    reviewRevision(i) {
+        return this.replaced.get(i)?.reviewRevision ?? this.base.reviewRevision(i);
+    }
+    cluster(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.cluster(i) : r.cluster;
+    }
+    benchmark(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.benchmark(i) : (r.benchmark ?? DEFAULT_BENCHMARK);
+    }
+    baseline(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.baseline(i) : r.baseline;
+    }
+    candidate(i) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.candidate(i) : r.candidate;
+    }
+    evidence(i) {
+        return this.replaced.get(i)?.evidence ?? this.base.evidence(i);
+    }
+    labelCount(i) {
+        return this.replaced.get(i)?.history.length ?? this.base.labelCount(i);
+    }
+    lastLabelRevision(i) {
+        const r = this.replaced.get(i);
+        if (r === undefined)
+            return this.base.lastLabelRevision(i);
+        return r.history[r.history.length - 1]?.revision ?? -1;
+    }
+    history(i) {
+        return this.replaced.get(i)?.history ?? this.base.history(i);
+    }
+    eventRevision(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventRevision(i, k) : recordTable([r]).eventRevision(0, k);
+    }
+    eventValidity(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
+    }
+    eventFile(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
+    }
+    eventLine(i, k) {
+        const r = this.replaced.get(i);
+        return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
+    }
+}
+/**
+ * The same tasks with some records replaced (e.g. relabelled): only those are held, so a view of a
+ * 10⁶-task Dataset that changes a few labels costs what it changes.
+ */
+function model_withReplacedRecords(table, replaced) {
+    return replaced.size === 0 ? table : new OverlayTable(table, replaced);
+}
+/** Every task of a table as a record, in table order. */
+function tableRecords(table) {
+    const out = [];
+    for (let i = 0; i < table.length; i++)
+        out.push(table.record(i));
+    return out;
+}
+/** The benchmarks of a Dataset's tasks, sorted (docs/spec.md §1.1 `benchmark`). */
+function datasetBenchmarks(dataset) {
+    return dataset.benchmarks ?? DEFAULT_BENCHMARK_LIST;
+}
+const DEFAULT_BENCHMARK_LIST = Object.freeze([DEFAULT_BENCHMARK]);
 
 ;// CONCATENATED MODULE: ./src/core/report/task-lists.ts
 /**
@@ -69810,992 +67123,5396 @@ function renderMarkdown(report, options = {}) {
     return truncateMarkdown(out, limit);
 }
 
-;// CONCATENATED MODULE: ./src/core/rank/render-rank-gate.ts
-/**
- * The rank gate's verdict (docs/rank.md "Gating") in words: a Markdown block put above the
- * ranking in the action's comment, job summary and check run (and the CLI's Markdown when the
- * policy gates on a candidate), and a plain-text title for the check run (and the action's log)
- * that names the models that could be first. Model ids are escaped in Markdown; in the title
- * they are JSON-quoted (quote.ts: no line breaks, controls or bidi characters) and cut from the
- * middle so that two never look alike (model-labels.ts).
- */
+;// CONCATENATED MODULE: ./src/action/check-run.ts
 
 
-const ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
-/** What each requirement asks, in words (no model ids). */
-const REQUIREMENT_TEXT = {
-    top_resolved: "one model is ordered above every other",
-    top_group: "the candidate could be first and is ordered above every model that could not",
-    above_reference: "the candidate is ordered above the reference",
-};
-/** The check title names this many models that could be first, then counts the rest. */
-const TITLE_MODELS = 3;
-const render_rank_gate_MODEL_CHARS = 120;
-/**
- * The gate block's parts through one formatter (Markdown here, HTML on the rank page): the
- * heading (generated), the requirement line and the reasons, each already safe for `f`'s output.
- */
-function rankGateParts(r, f) {
-    const g = r.gate;
-    const labels = labelMap(r.models.map((m) => m.model), render_rank_gate_MODEL_CHARS);
-    const code = (id) => f.code(labels.get(id) ?? id, WHOLE_ID_CHARS);
-    const who = [];
-    if (g.candidate !== null)
-        who.push(`${f.gen("candidate")} ${code(g.candidate)}`);
-    if (g.require === "above_reference" && r.reference !== null)
-        who.push(`${f.gen("reference")} ${code(r.reference)}`);
-    return {
-        heading: f.gen(`${ICON[g.verdict]} ${g.verdict} — rank gate`),
-        requirement: f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
-            `${who.length > 0 ? `${f.gen("; ")}${who.join(f.gen(", "))}` : ""}${f.gen(".")}`,
-        reasons: g.reasons.map((reason) => f.text(reason, 600)),
-    };
-}
-/** The gate block: verdict, the title under it (the check name), the requirement and why. */
-function renderRankGateMarkdown(r, title) {
-    const f = MARKDOWN_INLINE;
-    const parts = rankGateParts(r, f);
-    const lines = [`## ${parts.heading}`, ""];
-    if (title !== null)
-        lines.push(`<sub>${f.text(title, 120)}</sub>`, "");
-    lines.push(parts.requirement, "");
-    for (const reason of parts.reasons)
-        lines.push(`- ${reason}`);
-    return lines.join("\n") + "\n";
-}
-/**
- * The check run's title (and the action's log line): the verdict, the requirement, and who could
- * be first — by name, as the headline says it.
- */
-function rankGateTitle(r) {
-    const g = r.gate;
-    const verdict = g.verdict.charAt(0).toUpperCase() + g.verdict.slice(1);
-    const q = quotedModels(r.models.map((m) => m.model), 40);
-    const first = r.could_be_first;
-    const names = first.slice(0, TITLE_MODELS).map(q).join(", ");
-    const more = first.length > TITLE_MODELS ? ` and ${first.length - TITLE_MODELS} more` : "";
-    const who = r.top !== null
-        ? `${q(r.top)} is first`
-        : first.length === 1
-            ? `${names} could be first (the top is not taken as resolved: the history was rewritten)`
-            : `${first.length} models could be first: ${names}${more}`;
-    const candidate = g.candidate === null ? "" : `, candidate ${q(g.candidate)}`;
-    return `${verdict} (rank.require: ${g.require}${candidate}): ${who}; ${r.models.length} models ranked`;
-}
-
-;// CONCATENATED MODULE: ./src/core/report/github-limits.ts
-/**
- * Size limits of the GitHub surfaces the report is written to. Lengths are JavaScript string
- * lengths (UTF-16 code units), which are never fewer than GitHub's character counts.
- */
-/** Check run `output.text` (and `output.summary`): "Maximum length: 65535 characters" (REST API, check runs). */
-const CHECK_RUN_TEXT_MAX = 65535;
-/** Issue / pull-request comment body: "Body is too long (maximum is 65536 characters)". */
-const COMMENT_BODY_MAX = 65536;
-/** $GITHUB_STEP_SUMMARY: at most 1 MiB per step, in bytes (GitHub Actions docs, "Adding a job summary"). */
-const STEP_SUMMARY_MAX_BYTES = 1024 * 1024;
-/** Check run annotations: at most 50 per create/update request (REST API, check runs `output.annotations`). */
-const ANNOTATIONS_PER_REQUEST = 50;
-/** GitHub caps a webhook (and so an event payload) at 25 MB; a larger GITHUB_EVENT_PATH is not GitHub's. */
-const EVENT_PAYLOAD_MAX_BYTES = 25 * 1024 * 1024;
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-sections.ts
-/**
- * The words and table rows of the rank report, shared by the Markdown and the text renderers
- * (each gives its own Inline: escaped for Markdown, neutralised for a terminal). Untrusted text —
- * model ids, task ids, evidence, revisions, the policy's owner and path — only ever goes through
- * `f.text` / `f.code`; everything else is generated here.
- */
 
 
-/** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
-function add(out, ...parts) {
-    for (const part of parts) {
-        if (typeof part === "string")
-            out.push(part);
-        else
-            for (const line of part)
-                out.push(line);
-    }
-}
-/** Up to this many models the pairs are shown as a matrix; beyond, as a list of the unresolved pairs. */
-const PAIR_MATRIX_MAX_MODELS = 12;
-/** Model ids are cut to this many characters in tables. */
-const MODEL_ID_CHARS = 60;
-const FULL_DETAIL = { pairs: 40, tasks: 10, matrix: true, chart: true };
-/** Smaller lists, tried when the full document is over the size limit. */
-const SHORT_DETAILS = [
-    { pairs: 15, tasks: 5, matrix: true, chart: true },
-    { pairs: 5, tasks: 3, matrix: false, chart: true },
-    { pairs: 0, tasks: 0, matrix: false, chart: false },
-];
-const RANK_TITLE = "Model ranking";
-/** The headline names this many models that could be first, then counts the rest. */
-const HEADLINE_MODELS = 10;
-const labelsByReport = new WeakMap();
 /**
- * A model id as shown in the report's prose and tables: cut to about `chars` characters from the
- * middle so that no two ranked models share a label (model-labels.ts); the JSON has the whole id.
+ * accept → success, reject → failure, unresolved → failure or neutral per `on_unresolved`. Under
+ * an expired policy with `on_expired: neutral` (`expiredNeutral`), a success is neutral instead:
+ * an expired policy never turns a check green, and never lets through what it would stop.
  */
-function modelLabel(r, id, chars = MODEL_ID_CHARS) {
-    let byChars = labelsByReport.get(r);
-    if (byChars === undefined) {
-        byChars = new Map();
-        labelsByReport.set(r, byChars);
-    }
-    let labels = byChars.get(chars);
-    if (labels === undefined) {
-        labels = labelMap(r.models.map((m) => m.model), chars);
-        byChars.set(chars, labels);
-    }
-    return labels.get(id) ?? id;
+function conclusionFor(verdict, onUnresolved, expiredNeutral = false) {
+    if (verdict === "accept")
+        return expiredNeutral ? "neutral" : "success";
+    if (verdict === "reject")
+        return "failure";
+    return onUnresolved === "neutral" ? "neutral" : "failure";
 }
-/** modelLabel made safe by `f` (as code). */
-function modelCode(r, f, id, chars = MODEL_ID_CHARS) {
-    return f.code(modelLabel(r, id, chars), WHOLE_ID_CHARS);
-}
+const PERMISSION = "checks: write";
+/** What is used of GitHub's check run answer. */
+const CheckRunAnswer = object({ id: schemas_number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 /**
- * What the leaderboard says about ranks and groups, in every format: who could be first, and
- * that a group is a stretch the evidence separates from the next, not a tie.
+ * Creates the completed check run and appends annotations beyond the first 50 with update
+ * requests. Returns the check run id, or null after a warning when GitHub refused, kept failing
+ * or answered with something that is not a check run; never throws for an API failure.
  */
-const RANK_NOTE = "A model's rank lies in its rank range; it could be first exactly when that range starts at 1 (no model is ordered above it). " +
-    "Groups are stretches of the leaderboard the evidence separates: every model of a group is ordered above every model of a later group. " +
-    "Inside a group some pairs may be ordered too, so a group is not a tie, and group 1 is not the set of models that could be first.";
-/**
- * The top of every rendering (Markdown, text, HTML): the title with the headline, the summary
- * sentences and the warnings, each made safe by `f`; each renderer lays them out its own way.
- */
-function rankHeader(r, f) {
-    return {
-        title: `${f.gen(RANK_TITLE)}: ${rank_sections_headline(r, f)}`,
-        summary: summaryLines(r, f),
-        warnings: r.warnings.map((w) => f.text(w, 400)),
-    };
-}
-function rank_sections_headline(r, f) {
-    if (r.top !== null)
-        return `${modelCode(r, f, r.top)} ${f.gen("is first: ordered above every other model")}`;
-    const first = r.could_be_first;
-    const names = first
-        .slice(0, HEADLINE_MODELS)
-        .map((id) => modelCode(r, f, id))
-        .join(f.gen(", "));
-    const more = first.length > HEADLINE_MODELS
-        ? f.gen(` and ${first.length - HEADLINE_MODELS} more (marked in the leaderboard)`)
-        : "";
-    const lead = first.length === 1
-        ? "the top is not taken as resolved (the history was rewritten); could be first: "
-        : `the top is unresolved: ${first.length} models could be first: `;
-    return `${f.gen(lead)}${names}${more}`;
-}
-function yesNo(x) {
-    return x === null ? "n/a" : x ? "yes" : "no";
-}
-/** The sentences under the headline: the set, the family's guarantee, the seed's question. */
-function summaryLines(r, f) {
-    const a = r.adjustment;
-    const top = r.models[0];
-    const open = r.unresolved_tasks === 0
-        ? "no open labels"
-        : `${r.unresolved_tasks} open (${r.disputed_tasks} disputed, ${r.unreviewed_tasks} unreviewed)`;
-    const lines = [
-        f.gen(`${r.models.length} models on one common set: ${r.common_valid_tasks} valid tasks every model has a score on, ${open}, ${r.broken_tasks} broken left out.`),
-        f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered. ${a.guarantee} Last level ${format_number_formatDecimal(a.final_level, 5)}.`),
-    ];
-    if (top !== undefined) {
-        lines.push(`${f.gen("Is")} ${modelCode(r, f, top.model)} ${f.gen(`(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
-    }
-    return lines;
-}
-function leaderboardHeader(r) {
-    const head = ["rank", "model", "score", "validity interval", "rank range", "could be first", "group"];
-    if (r.reference !== null)
-        head.push("vs reference");
-    return head;
-}
-function leaderboardRows(r, f) {
-    return r.models.map((m, i) => {
-        const row = [
-            f.gen(String(i + 1)),
-            modelCode(r, f, m.model) + (m.model === r.reference ? f.gen(" (reference)") : ""),
-            f.gen(format_number_formatPercent(m.score)),
-            f.gen(formatPercentInterval(m.interval)),
-            f.gen(m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`),
-            f.gen(m.rank_low === 1 ? "yes" : "no"),
-            f.gen(String(m.group)),
-        ];
-        if (r.reference !== null)
-            row.push(f.gen(m.vs_reference ?? "—"));
-        return row;
+async function publishCheckRun(spec, deps) {
+    const { octokit } = deps;
+    const title = spec.title.slice(0, 1000);
+    const summary = truncateMarkdown(spec.summary, CHECK_RUN_TEXT_MAX);
+    const text = spec.text !== undefined ? truncateMarkdown(spec.text, CHECK_RUN_TEXT_MAX) : undefined;
+    const batches = [];
+    for (let i = 0; i < spec.annotations.length; i += ANNOTATIONS_PER_REQUEST)
+        batches.push(spec.annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
+    const output = (annotations) => ({
+        title,
+        summary,
+        ...(text !== undefined ? { text } : {}),
+        ...(annotations !== undefined && annotations.length > 0 ? { annotations } : {}),
     });
-}
-/** The pair of two models, whichever way round the report holds it, as seen from `x`. */
-function pairFrom(r, x, y) {
-    for (const pair of r.pairs) {
-        if (pair.a === x && pair.b === y)
-            return { pair, flipped: false };
-        if (pair.a === y && pair.b === x)
-            return { pair, flipped: true };
-    }
-    return null;
-}
-/** A matrix cell: row model vs column model. */
-function matrixCell(r, row, col) {
-    if (row === col)
-        return "·";
-    const found = pairFrom(r, row.model, col.model);
-    if (found === null)
-        return "?";
-    const { pair, flipped } = found;
-    const margin = pair.margin === null ? null : flipped ? -pair.margin : pair.margin;
-    const m = format_number_formatPp(margin, 1).replace(" pp", "");
-    if (pair.relation === "unresolved")
-        return `≈ ${m} ${pair.unresolved_by === "validity" ? "v" : "r"}`;
-    const rowAbove = (pair.relation === "a_better") !== flipped;
-    return `${rowAbove ? "▲" : "▼"} ${m}`;
-}
-/** The pair matrix: header (#1 … #K) and one row per model, in rank order. */
-function matrixRows(r, f) {
-    const header = ["", ...r.models.map((_, i) => f.gen(`#${i + 1}`))];
-    const rows = r.models.map((row, i) => [
-        `${f.gen(`#${i + 1}`)} ${modelCode(r, f, row.model, 30)}`,
-        ...r.models.map((col) => f.gen(matrixCell(r, row, col))),
-    ]);
-    return { header, rows };
-}
-const MATRIX_LEGEND = "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels can decide it; r: run variance, or an exact tie no label moves).";
-const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
-function pairRow(r, p, f) {
-    const relation = p.relation === "a_better"
-        ? "first above"
-        : p.relation === "b_better"
-            ? "second above"
-            : `unresolved (${p.unresolved_by === "validity" ? "validity" : "run variance"})`;
-    return [
-        `${modelCode(r, f, p.a, 40)} ${f.gen("vs")} ${modelCode(r, f, p.b, 40)}`,
-        f.gen(format_number_formatPp(p.margin)),
-        f.gen(`${format_number_formatPp(p.margin_low)} … ${format_number_formatPp(p.margin_high)}`),
-        f.gen(format_number_formatPp(p.se).replace("+", "")),
-        f.gen(`${format_number_formatPp(p.lcb)} … ${format_number_formatPp(p.ucb)}`),
-        f.gen(format_number_formatDecimal(p.level, 5)),
-        f.gen(relation),
-    ];
-}
-const neg = (x) => (x === null ? null : -x);
-/** The pair seen from b: b − a, its bounds swapped and negated, the relation mirrored. */
-function flipPair(p) {
-    return {
-        ...p,
-        a: p.b,
-        b: p.a,
-        margin: neg(p.margin),
-        margin_low: neg(p.margin_high),
-        margin_high: neg(p.margin_low),
-        lcb: neg(p.ucb),
-        ucb: neg(p.lcb),
-        lcb_bound_kind: p.ucb_bound_kind,
-        ucb_bound_kind: p.lcb_bound_kind,
-        relation: p.relation === "a_better" ? "b_better" : p.relation === "b_better" ? "a_better" : "unresolved",
+    const failed = (error, action) => {
+        warnFailure(deps, error, action, PERMISSION);
     };
+    let id;
+    try {
+        const res = await octokit.rest.checks.create({
+            owner: spec.owner,
+            repo: spec.repo,
+            name: spec.name,
+            head_sha: spec.headSha,
+            ...(spec.externalId !== undefined ? { external_id: spec.externalId } : {}),
+            status: "completed",
+            conclusion: spec.conclusion,
+            output: output(batches[0]),
+        });
+        id = checkAnswer(res, CheckRunAnswer).id;
+    }
+    catch (error) {
+        failed(error, `create the check run "${spec.name}"`);
+        return null;
+    }
+    for (const [i, batch] of batches.entries()) {
+        if (i === 0)
+            continue;
+        try {
+            const res = await octokit.rest.checks.update({
+                owner: spec.owner,
+                repo: spec.repo,
+                check_run_id: id,
+                output: output(batch),
+            });
+            checkAnswer(res, CheckRunAnswer);
+        }
+        catch (error) {
+            failed(error, `add annotations ${i * ANNOTATIONS_PER_REQUEST + 1}–${i * ANNOTATIONS_PER_REQUEST + batch.length} to the check run`);
+            break;
+        }
+    }
+    return id;
 }
-/** Adjacent pairs in rank order, each seen from the higher-ranked model. */
-function adjacentPairs(r) {
+
+;// CONCATENATED MODULE: external "node:timers/promises"
+const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
+;// CONCATENATED MODULE: ./src/action/sticky-comment.ts
+/**
+ * One sticky comment per pull request and gate, edited in place on every run.
+ *
+ * The comment is found by three things together: its body starts with the hidden COMMENT_MARKER,
+ * the key line right under it names this gate (the `comment-key` input, by default the check
+ * name, so two gate steps on one pull request keep two comments), and its author is the identity
+ * the token acts as. The marker alone is not enough: anyone can paste it into a comment, and the
+ * action must neither edit (it could not) nor adopt someone else's comment. A comment written
+ * before comments had keys (the marker with no key line) is adopted when this gate has no keyed
+ * comment yet, so upgrading leaves no stale second comment.
+ *
+ * The token's identity comes from GitHub: GraphQL `viewer { login databaseId }` works for every
+ * token (GITHUB_TOKEN, a personal access token, another GitHub App's installation token). When
+ * GraphQL is refused, GET /user answers for personal access tokens; an installation token, which
+ * cannot call GET /user, is taken to be `github-actions[bot]`, the author of GITHUB_TOKEN's
+ * comments.
+ *
+ * All comments are listed, 100 per page, following every page, so a long discussion never hides
+ * the existing comment and leads to a second one. Two runs that both find no comment and both
+ * create one (a create–create race) end with one: after creating, each run lists again, and the
+ * run whose comment is not the oldest of this gate's deletes its own and updates the oldest.
+ * `on-change` compares a digest of the verdict and figures, embedded in a hidden line under the
+ * marker, and leaves the comment alone when it is the same.
+ */
+
+
+
+
+/** The author of comments created with GITHUB_TOKEN. */
+const ACTIONS_BOT_LOGIN = "github-actions[bot]";
+const KEY_PREFIX = "<!-- model-acceptance-gate:key ";
+const DIGEST_PREFIX = "<!-- model-acceptance-gate:digest ";
+const LINE_SUFFIX = " -->";
+const sticky_comment_PERMISSION = "pull-requests: write";
+/** Safety net for a runaway pagination (10,000 comments). */
+const MAX_PAGES = 100;
+/**
+ * The key as it appears in the hidden key line: percent-encoded, so it can hold neither a line
+ * break nor `-->`, whatever the check name is.
+ */
+function encodeCommentKey(key) {
+    return encodeURIComponent(key);
+}
+/** The hidden line that names the gate a comment belongs to. */
+function keyLine(key) {
+    return `${KEY_PREFIX}${encodeCommentKey(key)}${LINE_SUFFIX}`;
+}
+/** The hidden line that carries the digest of what the comment shows. */
+function digestLine(digest) {
+    return `${DIGEST_PREFIX}${digest}${LINE_SUFFIX}`;
+}
+/** The first lines of a gate comment: the marker, the key line and the digest line. */
+function commentHeader(key, digest) {
+    return `${COMMENT_MARKER}\n${keyLine(key)}\n${digestLine(digest)}`;
+}
+/** The hidden lines right after the marker at the start of the body; null when it has no marker there. */
+function readHeader(body) {
+    if (!body.startsWith(COMMENT_MARKER))
+        return null;
+    const head = body.slice(COMMENT_MARKER.length, COMMENT_MARKER.length + 2000);
+    const m = /^\r?\n(?:<!-- model-acceptance-gate:key ([A-Za-z0-9%!'()*._~-]{1,1500}) -->\r?\n)?(?:<!-- model-acceptance-gate:digest ([0-9a-f]{16,64}) -->)?/.exec(head);
+    return { key: m?.[1] ?? null, digest: m?.[2] ?? null };
+}
+/** The digest embedded in a comment body by `commentHeader`, or null. */
+function readDigest(body) {
+    return readHeader(body)?.digest ?? null;
+}
+const VIEWER_QUERY = "query { viewer { login databaseId } }";
+/** What is used of the answers that say who the token is. */
+const ViewerAnswer = object({
+    viewer: object({ login: schemas_string().min(1), databaseId: schemas_number().int().nullable() }),
+});
+const UserAnswer = object({ login: schemas_string().min(1), id: schemas_number().int() });
+/** One comment of a listing: GitHub's `user` is null for a deleted account; `body` can be absent. */
+const CommentAnswer = object({
+    id: schemas_number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    body: schemas_string().nullish(),
+    user: object({ login: schemas_string(), id: schemas_number() }).nullable(),
+});
+const CommentsAnswer = array(CommentAnswer);
+const WrittenComment = object({ id: schemas_number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+/**
+ * The token's identity by GraphQL `viewer`. An answer with `errors` (HTTP 200) is a refusal;
+ * server errors and no answer are retried by the client. Throws when there is no usable answer.
+ */
+async function viewerByGraphql(octokit) {
+    let data;
+    try {
+        data = await octokit.graphql(VIEWER_QUERY);
+    }
+    catch (error) {
+        if (error instanceof Error && error.name === "GraphqlResponseError") {
+            const errors = error.errors;
+            const messages = Array.isArray(errors)
+                ? errors
+                    .map((e) => e?.message)
+                    .filter((m) => typeof m === "string" && m !== "")
+                : [];
+            throw new Error(`GraphQL answered errors: ${messages.join("; ").slice(0, 500) || "none given"}`, {
+                cause: error,
+            });
+        }
+        throw error;
+    }
+    const parsed = ViewerAnswer.safeParse(data);
+    if (!parsed.success)
+        throw new Error("GraphQL answered without a usable viewer login");
+    const { login, databaseId } = parsed.data.viewer;
+    return { login, id: databaseId !== null && Number.isSafeInteger(databaseId) ? databaseId : null };
+}
+/**
+ * Whose comments the action may treat as its own, or null when GitHub gave no answer (GraphQL
+ * failed and GET /user failed with no answer, a server error or an unusable answer, after
+ * retries): the caller then posts no comment, since a wrong guess would post a second one beside
+ * the gate's own.
+ */
+async function resolveCommentAuthor(deps) {
+    const { octokit, log } = deps;
+    try {
+        const author = await viewerByGraphql(octokit);
+        log.debug(`the token acts as ${author.login} (id ${author.id ?? "unknown"}), per GraphQL viewer`);
+        return author;
+    }
+    catch (error) {
+        const status = httpStatus(error);
+        log.debug(`GraphQL viewer: ${status === null ? "" : `${status} `}${apiMessage(error)}; asking GET /user instead`);
+    }
+    try {
+        const user = checkAnswer(await octokit.rest.users.getAuthenticated(), UserAnswer);
+        log.debug(`the token acts as ${user.login}`);
+        return { login: user.login, id: user.id };
+    }
+    catch (error) {
+        const status = httpStatus(error);
+        // Installation tokens (GITHUB_TOKEN) answer 403 "Resource not accessible by integration".
+        if (status !== null && status < 500 && !isRateLimit(error)) {
+            log.debug(`GET /user answered ${status}; assuming comments are by ${ACTIONS_BOT_LOGIN}`);
+            return { login: ACTIONS_BOT_LOGIN, id: null };
+        }
+        warnFailure(deps, error, "tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is posted (a guess could post a second one)", sticky_comment_PERMISSION);
+        return null;
+    }
+}
+function nextPageExists(link) {
+    return link !== undefined && /<[^>]*>;\s*rel="next"/.test(link);
+}
+function isBy(user, author) {
+    if (!user)
+        return false;
+    return author.id !== null ? user.id === author.id : user.login === author.login;
+}
+/** Lists every comment (all pages) and keeps the marker comments by `author`, keyed for `key` or unkeyed. */
+async function listGateComments(octokit, target, author, key, log) {
+    const encoded = encodeCommentKey(key);
+    const keyed = [];
+    const legacy = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+        const res = await octokit.rest.issues.listComments({
+            owner: target.owner,
+            repo: target.repo,
+            issue_number: target.issueNumber,
+            per_page: 100,
+            page,
+        });
+        const comments = checkAnswer(res, CommentsAnswer);
+        for (const c of comments) {
+            if (typeof c.body !== "string" || !isBy(c.user, author))
+                continue;
+            const header = readHeader(c.body);
+            if (header === null)
+                continue;
+            if (header.key === encoded)
+                keyed.push({ id: c.id, body: c.body });
+            else if (header.key === null)
+                legacy.push({ id: c.id, body: c.body });
+        }
+        if (!nextPageExists(res.headers.link) || comments.length === 0)
+            break;
+        if (page === MAX_PAGES)
+            log.warning(`Stopped looking for the previous gate comment after ${MAX_PAGES} pages of comments.`);
+    }
+    const byId = (a, b) => a.id - b.id;
+    return { keyed: keyed.sort(byId), legacy: legacy.sort(byId) };
+}
+/**
+ * The comment writes are not retried by the client (`retries: 0`): a write whose answer was lost
+ * may have landed, so it is retried here only after listing again.
+ */
+const NO_CLIENT_RETRY = { retries: 0 };
+/**
+ * After creating comment `createdId`: list again, and when an older comment of this gate exists
+ * (another run created one at the same time), delete ours and update the oldest with our body.
+ * Every run that created a comment does this, so the oldest survives and the rest are removed by
+ * their own runs. When the listing or the delete fails, the created comment stays (it is complete).
+ */
+async function settleRace(req, createdId, deps) {
+    const { octokit, log } = deps;
+    let keyed;
+    try {
+        keyed = (await listGateComments(octokit, req, req.author, req.key, log)).keyed;
+    }
+    catch (error) {
+        log.debug(`listing again after creating the gate comment failed (${apiMessage(error)}); kept it`);
+        return { kind: "created", id: createdId };
+    }
+    const oldest = keyed[0];
+    if (oldest === undefined || oldest.id >= createdId)
+        return { kind: "created", id: createdId };
+    const race = `Another run created this gate's comment (id ${oldest.id}) at the same time as this run's (id ${createdId})`;
+    try {
+        const res = await octokit.rest.issues.deleteComment({
+            owner: req.owner,
+            repo: req.repo,
+            comment_id: createdId,
+        });
+        // GitHub answers 204 No Content; anything else did not say the comment is gone.
+        if (res.status !== 204)
+            throw malformed(res);
+    }
+    catch (error) {
+        if (httpStatus(error) !== 404) {
+            log.info(`${race}; this run's could not be deleted (${apiMessage(error)}), so both stay.`);
+            return { kind: "created", id: createdId };
+        }
+    }
+    try {
+        // An edit is the same whether it lands once or twice: the client may retry it.
+        const res = await octokit.rest.issues.updateComment({
+            owner: req.owner,
+            repo: req.repo,
+            comment_id: oldest.id,
+            body: req.body,
+        });
+        const id = checkAnswer(res, WrittenComment).id;
+        log.info(`${race}; this run's is deleted and the older one updated.`);
+        return { kind: "updated", id };
+    }
+    catch (error) {
+        log.info(`${race}; this run's is deleted.`);
+        warnFailure(deps, error, "update the gate comment", sticky_comment_PERMISSION);
+        return { kind: "failed", id: null };
+    }
+}
+/**
+ * Updates the sticky comment in place, or creates it when there is none. A comment deleted between
+ * listing and updating (404) is replaced by a new one. A write that failed with a server error or
+ * no answer is retried (with backoff) only after listing again, so a create that did land despite
+ * the error is updated, never duplicated. Never throws for an API failure: it warns and reports
+ * `failed`.
+ */
+async function upsertStickyComment(req, deps) {
+    const { octokit, retry, log } = deps;
+    const failure = (error, action, attempts = null) => {
+        warnFailure(deps, error, action, sticky_comment_PERMISSION, attempts);
+        return { kind: "failed", id: null };
+    };
+    for (let attempt = 1;; attempt++) {
+        let existing;
+        try {
+            // This gate's comment: the oldest keyed for it, else the oldest written before keys.
+            const found = await listGateComments(octokit, req, req.author, req.key, log);
+            existing = found.keyed[0] ?? found.legacy[0] ?? null;
+        }
+        catch (error) {
+            return failure(error, "list the pull request's comments to find the previous gate comment");
+        }
+        if (existing && req.mode === "on-change" && readDigest(existing.body) === req.digest) {
+            log.info(`The gate comment (id ${existing.id}) already shows this verdict and these figures; left unchanged.`);
+            return { kind: "unchanged", id: existing.id };
+        }
+        try {
+            if (existing) {
+                try {
+                    const res = await octokit.rest.issues.updateComment({
+                        owner: req.owner,
+                        repo: req.repo,
+                        comment_id: existing.id,
+                        body: req.body,
+                        request: NO_CLIENT_RETRY,
+                    });
+                    return { kind: "updated", id: checkAnswer(res, WrittenComment).id };
+                }
+                catch (error) {
+                    if (httpStatus(error) !== 404)
+                        throw error;
+                    log.debug(`the gate comment ${existing.id} disappeared before it could be updated; creating a new one`);
+                }
+            }
+            const res = await octokit.rest.issues.createComment({
+                owner: req.owner,
+                repo: req.repo,
+                issue_number: req.issueNumber,
+                body: req.body,
+                request: NO_CLIENT_RETRY,
+            });
+            return await settleRace(req, checkAnswer(res, WrittenComment).id, deps);
+        }
+        catch (error) {
+            const status = httpStatus(error);
+            const retryable = !(error instanceof MalformedAnswerError) && (status === null || status >= 500);
+            // The wait before the next try is asked of the run's retry budget, as the client's are.
+            if (!retryable || attempt > retry.retries || retry.budget?.take(attempt * attempt) === false)
+                return failure(error, existing ? "update the gate comment" : "create the gate comment", attempt);
+            log.debug(`writing the gate comment failed (${status ?? "no answer"}); listing again before try ${attempt + 1}`);
+            await (0,external_node_timers_promises_namespaceObject.setTimeout)(backoffMs(retry, attempt));
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/publish.ts
+/**
+ * Where a run's verdict, or its input error, goes: the report file (complete or not at all), the
+ * check run and the sticky comment (best effort, each failure one warning), the error summary and
+ * its annotations. Every mode of the action publishes through these (src/action/gate-action.ts).
+ */
+
+
+
+
+
+
+
+
+
+/** One sentence, true of this run, saying where the verdict is (for warnings about GitHub calls). */
+function whereTheVerdictIs(d) {
+    const places = [d.summary ? "the job summary" : null, d.outputs ? "the step outputs" : null].filter((p) => p !== null);
+    if (places.length > 0)
+        return `The verdict is in ${places.join(" and ")}.`;
+    return d.reportFile ? "The verdict is in the report file." : "The verdict is only in this log.";
+}
+/** The same for a run that stopped with an input or policy error. */
+function whereTheErrorIs(summaryWritten) {
+    return summaryWritten
+        ? "No verdict: the error is in the job summary."
+        : "No verdict: the error is in this log.";
+}
+/** The job summary limit is in bytes; the renderer's is in characters: shrink until it fits. */
+function renderWithinBytes(render, maxBytes) {
+    let maxLength = maxBytes;
+    for (let i = 0; i < 20; i++) {
+        const md = render(maxLength);
+        const bytes = Buffer.byteLength(md, "utf8");
+        if (bytes <= maxBytes)
+            return md;
+        maxLength = Math.max(0, Math.floor((maxLength * maxBytes) / bytes) - 64);
+    }
+    return render(0);
+}
+/** Problems located in the policy file, as check run annotations. */
+function policyAnnotations(error, policyPath) {
     const out = [];
-    for (let i = 0; i + 1 < r.models.length; i++) {
-        const hi = r.models[i];
-        const lo = r.models[i + 1];
-        const found = pairFrom(r, hi.model, lo.model);
-        if (found !== null)
-            out.push(found.flipped ? flipPair(found.pair) : found.pair);
+    for (const p of error.problems) {
+        const loc = p.location;
+        if (loc === undefined || loc.file !== policyPath || loc.line === undefined || loc.line < 1)
+            continue;
+        out.push({
+            path: policyPath,
+            start_line: loc.line,
+            end_line: loc.line,
+            ...(loc.column !== undefined && loc.column >= 1
+                ? { start_column: loc.column, end_column: loc.column }
+                : {}),
+            annotation_level: "failure",
+            // Plain text in GitHub's UI, but keep hidden and bidi characters visible all the same.
+            title: escape_neutraliseLogLine(p.field !== undefined ? `Policy key ${p.field}` : "Policy error").slice(0, 255),
+            message: escape_neutraliseLogLine(p.message).slice(0, 4000),
+        });
     }
     return out;
 }
-function unresolvedPairs(r) {
-    return r.pairs.filter((p) => p.relation === "unresolved");
+/** GitHub shows at most 10 error annotations per step; keep one for the final failure message. */
+const MAX_ERROR_ANNOTATIONS = 9;
+/** "policy error" when the policy stopped the run or a problem lies in the policy file, else "input error". */
+function errorKind(error, policyPath) {
+    const inPolicy = error.problems.some((p) => p.location?.file === policyPath);
+    return error instanceof PolicyError || inPolicy ? "policy error" : "input error";
 }
-/**
- * What settles an adjacent pair the open labels can decide, each direction on its own; `shown`
- * tasks follow (none: the sentence does not announce them).
- */
-function reviewSentence(r, x, f, shown) {
-    const way = (k, side) => k === null
-        ? `no resolution of the open labels puts the ${side} above`
-        : `at least ${k} review${k === 1 ? "" : "s"} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
-    return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(`: the open labels can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`)}`;
-}
-function capitalised(s) {
-    return s.charAt(0).toUpperCase() + s.slice(1);
-}
-const TASK_HEADER = ["task", "label", "d", "evidence"];
-function taskRows(x, limit, f, evidence) {
-    return x.tasks
-        .slice(0, limit)
-        .map((t) => [
-        f.code(t.task_id, 80),
-        f.gen(t.validity),
-        f.gen(formatSignedDecimal(t.d)),
-        t.evidence.length === 0 ? f.gen("—") : t.evidence.slice(0, 3).map(evidence).join(", "),
-    ]);
-}
-const COMMON_HEADER = ["model", "its absence adds back", "of them valid", "harness revisions"];
-function commonRows(r, f) {
-    return r.models.map((m) => [
-        modelCode(r, f, m.model),
-        f.gen(format_number_formatCount(m.absence_adds_back)),
-        f.gen(format_number_formatCount(m.absence_adds_back_valid)),
-        m.harness_revisions.length === 0
-            ? f.gen("—")
-            : m.harness_revisions
-                .slice(0, 3)
-                .map((h) => f.code(h, 40))
-                .join(", "),
-    ]);
-}
-function settingsLines(r, f) {
-    const s = r.settings;
-    const p = r.provenance;
-    return [
-        f.gen(`Settings: confidence ${s.confidence}, quantile ${s.quantile}, standard error ${s.standard_error}${s.standard_error === "clustered" ? ` (${s.cluster_correction})` : ""}, validity bound ${s.validity_bound}, infra errors ${s.infra_errors}, common valid tasks ${s.common_valid_tasks_threshold}.`),
-        `${f.gen("Policy")} ${f.code(p.policy.path, 120)} ${f.gen(`(sha256 ${p.policy.sha256.slice(0, 12)}…), owner`)} ${f.text(p.policy.owner, 80)}${f.gen(`, revisit ${p.policy.revisit}.`)}`,
-        `${f.gen("Inputs:")} ${p.inputs.map((i) => `${f.code(i.path, 120)} ${f.gen(`(sha256 ${i.sha256.slice(0, 12)}…)`)}`).join(", ")}${f.gen(`; ${p.rows_read} rows, read ${p.passes} time${p.passes === 1 ? "" : "s"}; model-gate ${p.tool_version}.`)}`,
+function errorSummary(error, kind, title) {
+    const first = error.message.split("\n")[0] ?? "";
+    const lines = [
+        `## ❗ ${kind} — no verdict`,
+        "",
+        `<sub>${escape_escapeMarkdownInline(title, 120)}</sub>`,
+        "",
+        escape_escapeMarkdownInline(first, 2000),
     ];
+    if (error.problems.length > 0) {
+        lines.push("");
+        for (const p of error.problems)
+            lines.push(`- ${escape_escapeMarkdownInline(formatProblem(p), 1000)}`);
+        if (error.total > error.problems.length)
+            lines.push(`- … and ${error.total - error.problems.length} more`);
+    }
+    return lines.join("\n") + "\n";
 }
-
-;// CONCATENATED MODULE: ./src/core/report/html/svg-geometry.ts
-/**
- * The charts' geometry, as small exact functions (tested value by value in
- * test/report/svg-geometry.test.ts): a linear scale from data to pixels, a "nice" axis with round
- * ticks, a band's rectangle (never thinner than a visible minimum), and coordinates written with
- * one decimal so the same report gives byte-identical SVG.
- */
-/** A linear map from [d0, d1] (data) to [r0, r1] (pixels); a degenerate domain maps to the middle. */
-function linearScale(d0, d1, r0, r1) {
-    if (!(d1 !== d0) || !Number.isFinite(d0) || !Number.isFinite(d1))
-        return () => (r0 + r1) / 2;
-    const k = (r1 - r0) / (d1 - d0);
-    return (v) => r0 + (v - d0) * k;
-}
-/** Clamps v to [lo, hi]. */
-function clamp(v, lo, hi) {
-    return Math.min(hi, Math.max(lo, v));
-}
-/** Removes floating-point noise (0.30000000000000004 → 0.3). */
-function svg_geometry_clean(x) {
-    return Math.round(x * 1e9) / 1e9;
-}
-const svg_geometry_NICE_STEPS = [0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10, 20, 25, 50];
-/**
- * An axis over the values (in display units: % or pp) rounded out to a nice step with at most
- * `maxIntervals` intervals, padded by 3% of the span, at least `minSpan` wide, and kept within
- * [limitLo, limitHi]. The values must hold at least one finite number (else [limitLo, limitHi]).
- */
-function niceAxis(values, options = {}) {
-    const maxIntervals = options.maxIntervals ?? 6;
-    const limitLo = options.limitLo ?? -100;
-    const limitHi = options.limitHi ?? 100;
-    const minSpan = options.minSpan ?? 1;
-    // A loop, not Math.min(...values): no argument spread (test/hardening/scale.test.ts).
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const v of values) {
-        if (!Number.isFinite(v))
+async function reportInputError(error, inputs, ctx, octokit, deps) {
+    const located = error.problems.filter((p) => p.location?.line !== undefined);
+    for (const p of located.slice(0, MAX_ERROR_ANNOTATIONS)) {
+        const loc = p.location;
+        if (loc === undefined)
             continue;
-        lo = Math.min(lo, v);
-        hi = Math.max(hi, v);
+        deps.log.error(formatProblem(p), {
+            file: loc.file,
+            ...(loc.line !== undefined ? { startLine: loc.line } : {}),
+            ...(loc.column !== undefined ? { startColumn: loc.column } : {}),
+        });
     }
-    if (lo > hi) {
-        lo = limitLo;
-        hi = limitHi;
+    const kind = errorKind(error, inputs.policy.repoPath);
+    const summary = errorSummary(error, kind, inputs.checkName);
+    const summaryWritten = await deps.writeSummary(summary);
+    if (octokit === null || ctx.repo === null || ctx.sha === null)
+        return;
+    const annotations = policyAnnotations(error, inputs.policy.repoPath);
+    const id = await publishCheckRun({
+        owner: ctx.repo.owner,
+        repo: ctx.repo.repo,
+        name: inputs.checkName,
+        headSha: ctx.sha,
+        conclusion: "failure",
+        title: error instanceof PolicyError || annotations.length > 0
+            ? "Policy error: no verdict"
+            : "Input error: no verdict",
+        summary,
+        annotations,
+    }, {
+        octokit,
+        retry: deps.retry,
+        log: deps.log,
+        fork: ctx.pullRequest?.fork ?? false,
+        delivered: whereTheErrorIs(summaryWritten),
+    });
+    deps.setOutput("check-run-id", id === null ? "" : String(id));
+}
+/**
+ * The report file, complete or not at all; a refused or failing target is one ::error:: (and the
+ * step fails), not a stop. True when it was written.
+ */
+async function writeReportFile(report, reportPath, reportProblem, deps) {
+    const { log } = deps;
+    if (reportProblem !== null) {
+        log.error(`report-path ${reportPath}: ${reportProblem}. The report file is not written.`);
+        deps.setOutput("report-path", "");
+        return false;
     }
-    if (hi - lo < minSpan) {
-        const mid = (lo + hi) / 2;
-        lo = mid - minSpan / 2;
-        hi = mid + minSpan / 2;
+    try {
+        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(reportPath), { recursive: true });
+        await writeFileAtomic(reportPath, jsonChunks(report));
+        log.info(`Report written to ${reportPath}`);
+        return true;
+    }
+    catch (error) {
+        if (error?.code === undefined)
+            throw error;
+        log.error(`report-path ${reportPath} cannot be written (${describeFsCode(error)}). ` +
+            "The report file is not written; a previous one is left as it was.");
+        deps.setOutput("report-path", "");
+        return false;
+    }
+}
+/**
+ * The "GitHub" phase of evaluate and of rank mode: the check run, then the sticky comment, best
+ * effort, each failure one warning.
+ */
+async function publishToGitHub(what, inputs, ctx, octokit, delivery, deps) {
+    const { log } = deps;
+    let checkRunId = null;
+    let commentId = null;
+    if (octokit === null || ctx.repo === null) {
+        log.info("No GitHub calls (no token or no repository).");
+        return { checkRunId, commentId };
+    }
+    const fork = ctx.pullRequest?.fork ?? false;
+    const github = { octokit, retry: deps.retry, log, fork, delivered: whereTheVerdictIs(delivery) };
+    if (ctx.sha === null) {
+        const envSha = deps.env["GITHUB_SHA"] ?? "";
+        log.warning(`No commit to attach the check run to (${envSha === "" ? "GITHUB_SHA is not set" : `GITHUB_SHA ${JSON.stringify(envSha.slice(0, 80))} is not a full commit id`}); no check run.`);
     }
     else {
-        const pad = (hi - lo) * 0.03;
-        lo -= pad;
-        hi += pad;
+        checkRunId = await publishCheckRun({
+            owner: ctx.repo.owner,
+            repo: ctx.repo.repo,
+            name: inputs.checkName,
+            headSha: ctx.sha,
+            conclusion: what.conclusion,
+            title: what.title,
+            summary: what.checkText(),
+            annotations: [],
+            ...(what.externalId === undefined ? {} : { externalId: what.externalId }),
+        }, github);
+        if (checkRunId !== null)
+            log.info(`Check run "${inputs.checkName}" created on ${ctx.sha} (id ${checkRunId}).`);
     }
-    lo = clamp(lo, limitLo, limitHi);
-    hi = clamp(hi, limitLo, limitHi);
-    if (hi - lo < minSpan) {
-        if (lo >= limitHi - minSpan)
-            lo = limitHi - minSpan;
-        else
-            hi = limitLo + minSpan;
+    const pr = ctx.pullRequest;
+    const mode = inputs.comment;
+    if (pr === null || mode === "never") {
+        log.info(pr === null ? "Not a pull request: no comment." : "comment: never: no comment.");
+        return { checkRunId, commentId };
     }
-    let step = svg_geometry_NICE_STEPS[svg_geometry_NICE_STEPS.length - 1] ?? 50;
-    for (const s of svg_geometry_NICE_STEPS) {
-        if (Math.ceil(svg_geometry_clean(hi / s)) - Math.floor(svg_geometry_clean(lo / s)) <= maxIntervals) {
-            step = s;
+    // null author: GitHub did not say whose comments are the gate's (warned); post none.
+    const author = what.author !== null ? what.author.value : await resolveCommentAuthor(github);
+    if (author !== null) {
+        const { body, digest } = what.comment();
+        const outcome = await upsertStickyComment({
+            owner: ctx.repo.owner,
+            repo: ctx.repo.repo,
+            issueNumber: pr.number,
+            body,
+            digest,
+            key: inputs.commentKey,
+            mode,
+            author,
+        }, github);
+        commentId = outcome.id;
+        if (outcome.kind === "created" || outcome.kind === "updated")
+            log.info(`${what.commentNoun} ${outcome.kind} on pull request #${pr.number} (id ${outcome.id}).`);
+    }
+    return { checkRunId, commentId };
+}
+/** One line for the log: what the run is about (event, repository, commit, pull request). */
+
+;// CONCATENATED MODULE: ./src/core/stats/normal-quantile.ts
+/**
+ * Φ⁻¹(p), the standard normal quantile, by Wichura's algorithm AS 241 (PPND16, Applied
+ * Statistics 37(3), 1988): rational approximations accurate to about 1e-16 relative, no
+ * refinement step needed. Used for z = Φ⁻¹(confidence) (SPEC §3). The coefficients are written
+ * as the shortest decimals of the doubles the published 20-digit values round to.
+ */
+const A = [
+    3.3871328727963665, 133.14166789178438, 1971.5909503065513, 13731.69376550946, 45921.95393154987,
+    67265.7709270087, 33430.57558358813, 2509.0809287301227,
+];
+const B = [
+    1, 42.31333070160091, 687.1870074920579, 5394.196021424751, 21213.794301586597, 39307.89580009271,
+    28729.085735721943, 5226.495278852854,
+];
+const C = [
+    1.4234371107496835, 4.630337846156546, 5.769497221460691, 3.6478483247632045, 1.2704582524523684,
+    0.2417807251774506, 0.022723844989269184, 0.0007745450142783414,
+];
+const D = [
+    1, 2.053191626637759, 1.6763848301838038, 0.6897673349851, 0.14810397642748008, 0.015198666563616457,
+    0.0005475938084995345, 1.0507500716444169e-9,
+];
+const E = [
+    6.657904643501103, 5.463784911164114, 1.7848265399172913, 0.29656057182850487, 0.026532189526576124,
+    0.0012426609473880784, 0.000027115555687434876, 2.0103343992922881e-7,
+];
+const F = [
+    1, 0.599832206555888, 0.1369298809227358, 0.014875361290850615, 0.0007868691311456133,
+    0.000018463183175100548, 1.421511758316446e-7, 2.0442631033899397e-15,
+];
+/** Horner evaluation of c[0] + c[1]·x + … + c[7]·x⁷. */
+function poly(c, x) {
+    let v = 0;
+    for (let i = c.length - 1; i >= 0; i--)
+        v = v * x + (c[i] ?? 0);
+    return v;
+}
+/**
+ * The standard normal quantile Φ⁻¹(p) for 0 < p < 1. Throws a RangeError outside (0, 1): the
+ * policy validator restricts `confidence` to that range, so reaching it here is a bug.
+ */
+function normalQuantile(p) {
+    if (!(p > 0 && p < 1))
+        throw new RangeError(`normalQuantile: p must be in (0, 1), got ${p}`);
+    const q = p - 0.5;
+    if (Math.abs(q) <= 0.425) {
+        const r = 0.180625 - q * q;
+        return (q * poly(A, r)) / poly(B, r);
+    }
+    let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
+    let value;
+    if (r <= 5) {
+        r -= 1.6;
+        value = poly(C, r) / poly(D, r);
+    }
+    else {
+        r -= 5;
+        value = poly(E, r) / poly(F, r);
+    }
+    return q < 0 ? -value : value;
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/standard-error.ts
+/**
+ * Standard errors of a mean margin over a set of tasks (SPEC §3, "run variance").
+ * Each function takes the per-task values dₜ of the set it is used on.
+ */
+/** Arithmetic mean; callers guarantee n ≥ 1. */
+function mean(values) {
+    let s = 0;
+    for (let i = 0; i < values.length; i++)
+        s += values[i];
+    return s / values.length;
+}
+/**
+ * Paired SE (Miller 2024, eq. 7): sqrt( Σ (dₜ − d̄)² / (n (n − 1)) ), two-pass for accuracy.
+ * null when n < 2. Its degrees of freedom are n − 1.
+ */
+function pairedStandardError(values) {
+    const n = values.length;
+    if (n < 2)
+        return null;
+    const m = mean(values);
+    let ss = 0;
+    for (let i = 0; i < n; i++) {
+        const e = values[i] - m;
+        ss += e * e;
+    }
+    return Math.sqrt(ss / (n * (n - 1)));
+}
+/**
+ * The clustered SE and its degrees of freedom from per-cluster sizes n_g and residual sums
+ * S_g = Σ_{t∈g} (dₜ − d̄) (SPEC §3 revision 2), over the clusters with n_g > 0 (`count` entries of
+ * the arrays are read; empty ones are skipped). n = Σ n_g.
+ *
+ * CR2 (Bell & McCaffrey 2002) for the intercept-only model: the hat matrix is J/n, so the block
+ * (I − H_gg)^(−1/2) scales a cluster's residual sum by (1 − n_g/n)^(−1/2) and
+ *     SE² = Σ_g S_g² / (n (n − n_g)).
+ * Its Satterthwaite degrees of freedom under a working identity covariance are
+ * ν = (Σ_g Q_gg)² / Σ_g Σ_h Q_gh² with Q_gh = a_g a_h (δ_gh n_g − n_g n_h / n),
+ * a_g = (1/n)(1 − n_g/n)^(−1/2); here Q_gg = n_g/n² (so the trace is 1/n) and, off the diagonal,
+ * Q_gh² = w_g w_h / n⁴ with w_g = n_g² / (n − n_g), which gives
+ *     ν = n² / ( Σ_g n_g² + (Σ_g w_g)² − Σ_g w_g² ).
+ * Q is positive semi-definite of rank G − 1, so 1 ≤ ν ≤ G − 1.
+ * CR1: SE = (1/n) sqrt( G/(G−1) · Σ_g S_g² ), ν = G − 1.
+ * With G < 2 (or every task in one cluster) both are null.
+ */
+function clusteredFromSums(n, sizes, residualSums, count, correction) {
+    let g = 0;
+    let ss = 0;
+    let sumW = 0;
+    let sumW2 = 0;
+    let sumN2 = 0;
+    for (let c = 0; c < count; c++) {
+        const ng = sizes[c];
+        if (ng <= 0)
+            continue;
+        g++;
+        const s = residualSums[c];
+        if (correction === "cr1") {
+            ss += s * s;
+            continue;
+        }
+        const rest = n - ng;
+        if (rest <= 0)
+            continue; // one cluster holds everything: G = 1 below
+        ss += (s * s) / rest;
+        const w = (ng * ng) / rest;
+        sumW += w;
+        sumW2 += w * w;
+        sumN2 += ng * ng;
+    }
+    if (g < 2)
+        return { se: null, nu: null, clusters: g };
+    if (correction === "cr1")
+        return { se: Math.sqrt(((g / (g - 1)) * ss) / (n * n)), nu: g - 1, clusters: g };
+    const crossW = sumW * sumW - sumW2;
+    const nu = (n * n) / (sumN2 + Math.max(0, crossW));
+    // Rounding can only move ν by ulps; keep it inside [1, G − 1], where it provably lies.
+    return { se: Math.sqrt(ss / n), nu: Math.min(g - 1, Math.max(1, nu)), clusters: g };
+}
+/**
+ * Cluster-robust SE (CR2 by default, or CR1) and its degrees of freedom over `values`, with
+ * `clusterOf[i]` the cluster of values[i] as an integer in [0, clusterCount). With every task in
+ * its own cluster (G = n) both equal the paired SE exactly, and CR2's ν is n − 1.
+ */
+function clusteredStandardError(values, clusterOf, clusterCount, correction = "cr2") {
+    const n = values.length;
+    if (clusterOf.length !== n)
+        throw new RangeError("clusteredStandardError: values and clusterOf differ in length");
+    if (n === 0)
+        return { se: null, nu: null, clusters: 0, largestShare: null };
+    const m = mean(values);
+    const sums = new Float64Array(clusterCount);
+    const sizes = new Float64Array(clusterCount);
+    for (let i = 0; i < n; i++) {
+        const c = clusterOf[i];
+        sizes[c] = sizes[c] + 1;
+        sums[c] = sums[c] + (values[i] - m);
+    }
+    let largest = 0;
+    for (let c = 0; c < clusterCount; c++)
+        largest = Math.max(largest, sizes[c]);
+    const r = clusteredFromSums(n, sizes, sums, clusterCount, correction);
+    return { ...r, largestShare: largest / n };
+}
+/**
+ * Re-run-only SE: sqrt( Σₜ (s²_A,t/K_A,t + s²_B,t/K_B,t) ) / n, given each task's term
+ * s²_A/K_A + s²_B/K_B (see scoreRerunVariance). null when n = 0; the caller decides that every
+ * task has ≥ 2 attempts for both models.
+ */
+function rerunStandardError(taskTerms) {
+    const n = taskTerms.length;
+    if (n === 0)
+        return null;
+    let s = 0;
+    for (let i = 0; i < n; i++)
+        s += taskTerms[i];
+    return Math.sqrt(s) / n;
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/student-t-quantile.ts
+/**
+ * t_ν⁻¹(p), the quantile of Student's t distribution with ν ≥ 1 degrees of freedom (real ν:
+ * the Bell–McCaffrey degrees of freedom of a CR2 standard error are not integers). SPEC §3
+ * revision 2: q = t_ν⁻¹(confidence) with the ν of the standard error of the set it is used on.
+ *
+ * Method:
+ * - ν = 1 (Cauchy) and ν = 2 have closed forms;
+ * - ν ≥ LARGE_NU: Fisher's asymptotic expansion in 1/ν around z = Φ⁻¹(p) (Abramowitz & Stegun
+ *   26.7.5, four terms; the first omitted term is below 1e-15 there);
+ * - otherwise Newton's method on the upper tail P(T > t) = ½·I_{ν/(ν+t²)}(ν/2, ½), with the
+ *   regularized incomplete beta function by its continued fraction (modified Lentz). The tail is
+ *   convex and decreasing in t > 0, so Newton from the left of the root never overshoots; a step
+ *   that would leave t > 0 halves t instead. Started from the expansion.
+ * Accurate to about 1e-13 relative (tested against tabled values and an independent library).
+ */
+
+/** From here on the asymptotic expansion is used (its error is far below double precision). */
+const LARGE_NU = 1000;
+/** ln Γ(x) for x > 0: Lanczos approximation (g = 7, 9 terms), about 1e-15 relative. */
+const LANCZOS = [
+    0.9999999999998099, 676.5203681218851, -1259.1392167224028, 771.3234287776531, -176.6150291621406,
+    12.507343278686905, -0.13857109526572012, 9.984369578019572e-6, 1.5056327351493116e-7,
+];
+function logGamma(x) {
+    if (x < 0.5)
+        return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+    const y = x - 1;
+    let a = LANCZOS[0];
+    const t = y + 7.5;
+    for (let i = 1; i < 9; i++)
+        a += LANCZOS[i] / (y + i);
+    return 0.5 * Math.log(2 * Math.PI) + (y + 0.5) * Math.log(t) - t + Math.log(a);
+}
+/** Continued fraction of the incomplete beta function (modified Lentz), for x < (a+1)/(a+b+2). */
+function betaFraction(x, a, b) {
+    const tiny = 1e-300;
+    let c = 1;
+    let d = 1 - ((a + b) * x) / (a + 1);
+    if (Math.abs(d) < tiny)
+        d = tiny;
+    d = 1 / d;
+    let h = d;
+    for (let m = 1; m <= 10_000; m++) {
+        const m2 = 2 * m;
+        let num = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+        d = 1 + num * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + num / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        h *= d * c;
+        num = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+        d = 1 + num * d;
+        if (Math.abs(d) < tiny)
+            d = tiny;
+        c = 1 + num / c;
+        if (Math.abs(c) < tiny)
+            c = tiny;
+        d = 1 / d;
+        const delta = d * c;
+        h *= delta;
+        if (Math.abs(delta - 1) < 1e-16)
             break;
-        }
     }
-    const niceLo = Math.max(limitLo, svg_geometry_clean(Math.floor(svg_geometry_clean(lo / step)) * step));
-    const niceHi = Math.min(limitHi, svg_geometry_clean(Math.ceil(svg_geometry_clean(hi / step)) * step));
-    const ticks = [];
-    for (let k = Math.ceil(svg_geometry_clean(niceLo / step)); k <= Math.floor(svg_geometry_clean(niceHi / step)); k++) {
-        ticks.push(svg_geometry_clean(k * step));
-    }
-    return { lo: niceLo, hi: niceHi, step, ticks };
+    return h;
 }
-/** Decimals a tick label needs for its step: 0 for whole steps, 1 for tenths, else 2. */
-function svg_geometry_tickDecimals(step) {
-    if (Number.isInteger(step))
+/** The regularized incomplete beta function I_x(a, b), 0 ≤ x ≤ 1, a, b > 0. */
+function regularizedBeta(x, a, b) {
+    if (x <= 0)
         return 0;
-    if (Number.isInteger(svg_geometry_clean(step * 10)))
+    if (x >= 1)
         return 1;
-    return 2;
+    const logFront = a * Math.log(x) + b * Math.log1p(-x) - (logGamma(a) + logGamma(b) - logGamma(a + b));
+    if (x < (a + 1) / (a + b + 2))
+        return (Math.exp(logFront) * betaFraction(x, a, b)) / a;
+    return 1 - (Math.exp(logFront) * betaFraction(1 - x, b, a)) / b;
 }
-/** A band's rectangle on a scale: left edge and width in px, at least `minWidth` wide (centred). */
-function bandRect(a, b, scale, minWidth = 2) {
-    const x0 = scale(Math.min(a, b));
-    const x1 = scale(Math.max(a, b));
-    const w = Math.abs(x1 - x0);
-    if (w >= minWidth)
-        return { x: Math.min(x0, x1), width: w };
-    const mid = (x0 + x1) / 2;
-    return { x: mid - minWidth / 2, width: minWidth };
+/** P(T > t) for t ≥ 0. */
+function upperTail(t, nu) {
+    return 0.5 * regularizedBeta(nu / (nu + t * t), nu / 2, 0.5);
 }
-/** A coordinate with one decimal, never "-0.0": "12.5", "0.0". */
-function px(v) {
-    const s = (Math.round(v * 10) / 10).toFixed(1);
-    return s === "-0.0" ? "0.0" : s;
+/** The density of T at t. */
+function density(t, nu, logNorm) {
+    return Math.exp(-((nu + 1) / 2) * Math.log1p((t * t) / nu) - logNorm);
 }
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-mermaid.ts
+/** Fisher's expansion of t_ν⁻¹ in powers of 1/ν, given z = Φ⁻¹(p). */
+function fisherExpansion(z, nu) {
+    const z2 = z * z;
+    const g1 = (z * (z2 + 1)) / 4;
+    const g2 = (z * ((5 * z2 + 16) * z2 + 3)) / 96;
+    const g3 = (z * (((3 * z2 + 19) * z2 + 17) * z2 - 15)) / 384;
+    const g4 = (z * ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945)) / 92160;
+    return z + (g1 + (g2 + (g3 + g4 / nu) / nu) / nu) / nu;
+}
 /**
- * The leaderboard as a Mermaid bar chart for the rank Markdown (docs/rank.md "The chart in the
- * comment"): GitHub draws ```mermaid fences in comments and Markdown files; elsewhere the fence
- * shows as text and the leaderboard table above it carries the same figures. Mermaid has its own
- * syntax, so model ids are not escaped but reduced: only ASCII letters, digits, `.`, `_` and `-`
- * survive (anything else becomes `_`), cut from the middle to about MERMAID_LABEL_CHARS so that no
- * two bars share a label (model-labels.ts); the exact ids are in the table.
- * At most MERMAID_MAX_MODELS bars; more, and the title says which are shown.
+ * The Student-t quantile t_ν⁻¹(p) for 0 < p < 1 and ν ≥ 1 (ν = Infinity gives Φ⁻¹(p)). Throws a
+ * RangeError outside that domain: callers pass a validated confidence and ν ≥ 1 (paired: n − 1
+ * with n ≥ 2; Bell–McCaffrey ν is at least 1), so reaching it is a bug.
  */
-
-
-
-const MERMAID_MAX_MODELS = 20;
-const MERMAID_LABEL_CHARS = 18;
-/** A model id as a Mermaid axis label: [A-Za-z0-9._-] only, runs of others one `_`, cut with `..`. */
-function mermaidLabel(id, maxChars = MERMAID_LABEL_CHARS) {
-    const safe = Array.from(typeof id === "string" ? id : String(id))
-        .map((c) => (/^[A-Za-z0-9._-]$/.test(c) ? c : "_"))
-        .join("")
-        .replace(/_+/g, "_");
-    return safe.length <= maxChars ? safe : `${safe.slice(0, Math.max(1, maxChars - 2))}..`;
-}
-/** The fence's lines (```mermaid … ```), or [] when no model has a score. */
-function rankMermaidChart(r) {
-    const shown = r.models.slice(0, MERMAID_MAX_MODELS).filter((m) => m.score !== null);
-    if (shown.length === 0)
-        return [];
-    const values = shown.flatMap((m) => [(m.score ?? 0) * 100, ...(m.interval ?? []).map((v) => v * 100)]);
-    const axis = niceAxis(values, { maxIntervals: 8, minSpan: 2, limitLo: 0, limitHi: 100 });
-    const which = r.models.length > MERMAID_MAX_MODELS
-        ? `, the top ${MERMAID_MAX_MODELS} of ${r.models.length} models`
-        : "";
-    const from = axis.lo > 0 ? ` (axis from ${fixed(axis.lo, 0)}%)` : "";
-    const top = r.models.slice(0, MERMAID_MAX_MODELS);
-    // Reduced first, then cut: the distinct part is looked for in what the chart can show.
-    const names = distinctLabels(top.map((m) => mermaidLabel(m.model, Infinity)), MERMAID_LABEL_CHARS, "..");
-    const labels = top
-        .map((m, i) => (m.score === null ? null : `"#${i + 1} ${names[i]}"`))
-        .filter((x) => x !== null);
-    return [
-        "```mermaid",
-        "xychart-beta",
-        `  title "Valid-only score on the common set, in rank order${which}${from}"`,
-        `  x-axis [${labels.join(", ")}]`,
-        `  y-axis "score (%)" ${fixed(axis.lo, 0)} --> ${fixed(axis.hi, 0)}`,
-        `  bar [${shown.map((m) => fixed((m.score ?? 0) * 100, 2)).join(", ")}]`,
-        "```",
-    ];
+function studentTQuantile(p, nu) {
+    if (!(p > 0 && p < 1))
+        throw new RangeError(`studentTQuantile: p must be in (0, 1), got ${p}`);
+    if (!(nu >= 1))
+        throw new RangeError(`studentTQuantile: ν must be ≥ 1, got ${nu}`);
+    if (p < 0.5)
+        return -studentTQuantile(1 - p, nu);
+    if (p === 0.5)
+        return 0;
+    if (nu === Infinity)
+        return normalQuantile(p);
+    if (nu === 1)
+        return Math.tan(Math.PI * (p - 0.5));
+    if (nu === 2)
+        return (2 * p - 1) / Math.sqrt(2 * p * (1 - p));
+    const z = normalQuantile(p);
+    if (nu >= LARGE_NU)
+        return fisherExpansion(z, nu);
+    const alpha = 1 - p;
+    const logNorm = 0.5 * Math.log(nu) + logGamma(nu / 2) + logGamma(0.5) - logGamma((nu + 1) / 2);
+    let t = fisherExpansion(z, nu);
+    if (!(t > 0 && Number.isFinite(t)))
+        t = z;
+    for (let i = 0; i < 200; i++) {
+        const step = (upperTail(t, nu) - alpha) / density(t, nu, logNorm);
+        let next = t + step;
+        if (!(next > 0) || !Number.isFinite(next))
+            next = t / 2;
+        if (Math.abs(next - t) <= 1e-15 * next)
+            return next;
+        t = next;
+    }
+    return t;
 }
 
-;// CONCATENATED MODULE: ./src/core/rank/render-rank-markdown.ts
+;// CONCATENATED MODULE: ./src/core/stats/quantile.ts
+
+
+/** Integer ν are cached in blocks of this many (a Float64Array each, NaN: not computed yet). */
+const BLOCK_BITS = 12;
+/** ν past this are computed each time (the task cap keeps every paired ν below it). */
+const MAX_CACHED_NU = 2 ** 22;
 /**
- * The rank report as GitHub Markdown (`model-gate rank`, the default format): the headline, the
- * leaderboard with rank intervals and groups, the pairs (a matrix up to PAIR_MATRIX_MAX_MODELS
- * models, beyond that the adjacent pairs and a list of the unresolved ones), the open tasks to
- * review first, the common set and the settings. Rendered from the report alone; every string
- * from the export is escaped (escape.ts). Over `maxLength` (default: a PR comment's limit) the
- * lists are shortened step by step, and a visible note says so; the last resort is a cut.
+ * q as a function of ν for one policy. Integer ν (the paired SE's n − 1) are cached, because the
+ * bounds over every resolution and the fragility searches ask for the same few ν many times: the
+ * exact bound visits every |S| once an evaluation, a run of consecutive ν (~55,000 at 500,000
+ * tasks), which a Map looked up at ~4× the cost of an indexed block.
  */
-
-
-
-
-
-
-const f = MARKDOWN_INLINE;
-function render_rank_markdown_table(header, rows) {
-    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
-    return [line(header.map((h) => f.gen(h))), `|${header.map(() => ":--").join("|")}|`, ...rows.map(line)];
+function quantileFunction(margin) {
+    // One function (and so one cache) per (kind, confidence): a ranking analyses thousands of pairs
+    // at the same few levels, each of which would otherwise compute the same quantiles again.
+    const key = `${margin.quantile}:${margin.confidence}`;
+    const known = functions.get(key);
+    if (known !== undefined)
+        return known;
+    if (functions.size >= MAX_FUNCTIONS)
+        functions.clear();
+    const made = makeQuantileFunction(margin);
+    functions.set(key, made);
+    return made;
 }
-function render(r, detail, trimmed) {
-    const head = rankHeader(r, f);
-    const out = [`## ${head.title}`, ""];
-    for (const line of head.summary)
-        add(out, line, "");
-    for (const w of head.warnings)
-        add(out, `> ⚠️ ${w}`, "");
-    if (trimmed) {
-        add(out, f.gen("(Shortened to fit GitHub's size limit: the lists below are cut; the report JSON has every pair and task.)"), "");
-    }
-    add(out, "### Leaderboard", "", render_rank_markdown_table(leaderboardHeader(r), leaderboardRows(r, f)), "");
-    add(out, f.gen(RANK_NOTE), "");
-    // After the table, which carries the same figures where GitHub does not draw the chart.
-    const chart = detail.chart ? rankMermaidChart(r) : [];
-    if (chart.length > 0)
-        add(out, chart, "");
-    add(out, "### Pairs", "");
-    if (detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS) {
-        const m = matrixRows(r, f);
-        add(out, render_rank_markdown_table(m.header, m.rows), "", f.gen(MATRIX_LEGEND), "");
-    }
-    add(out, f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(r, p, f))), "");
-    if (!(detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS)) {
-        const open = unresolvedPairs(r);
-        if (open.length > 0) {
-            const shown = open.slice(0, detail.pairs);
-            add(out, f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`), "");
-            if (shown.length > 0)
-                add(out, render_rank_markdown_table(PAIR_HEADER, shown.map((p) => pairRow(r, p, f))), "");
-            if (shown.length < open.length)
-                add(out, f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`), "");
+/** How many (kind, confidence) functions are kept; past it the cache starts again. */
+const MAX_FUNCTIONS = 8;
+const functions = new Map();
+function makeQuantileFunction(margin) {
+    const z = normalQuantile(margin.confidence);
+    if (margin.quantile === "z")
+        return () => z;
+    const confidence = margin.confidence;
+    const blocks = [];
+    return (nu) => {
+        if (!Number.isInteger(nu) || nu < 0 || nu > MAX_CACHED_NU)
+            return studentTQuantile(confidence, nu);
+        const b = nu >>> BLOCK_BITS;
+        let block = blocks[b];
+        if (block === undefined) {
+            block = new Float64Array(1 << BLOCK_BITS).fill(Number.NaN);
+            blocks[b] = block;
         }
-    }
-    if (r.review_first.length > 0) {
-        add(out, "### Open tasks to review first", "");
-        for (const x of r.review_first) {
-            const rows = taskRows(x, detail.tasks, f, (e) => safeLink(e));
-            add(out, reviewSentence(r, x, f, rows.length), "");
-            if (rows.length > 0)
-                add(out, render_rank_markdown_table(TASK_HEADER, rows), "");
-            if (rows.length < x.tasks.length)
-                add(out, f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`), "");
+        const at = nu & ((1 << BLOCK_BITS) - 1);
+        let q = block[at];
+        if (Number.isNaN(q)) {
+            q = studentTQuantile(confidence, nu);
+            block[at] = q;
         }
-    }
-    add(out, "### Common set", "");
-    add(out, f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`), "", render_rank_markdown_table(COMMON_HEADER, commonRows(r, f)), "");
-    add(out, "### Settings and provenance", "");
-    for (const line of settingsLines(r, f))
-        add(out, line, "");
-    return out.join("\n").trimEnd() + "\n";
-}
-/** The Markdown of a rank report. Deterministic: the same report gives the same string. */
-function renderRankMarkdown(report, options = {}) {
-    const max = options.maxLength ?? COMMENT_BODY_MAX;
-    const full = render(report, FULL_DETAIL, false);
-    if (full.length <= max)
-        return full;
-    for (const detail of SHORT_DETAILS) {
-        const short = render(report, detail, true);
-        if (short.length <= max)
-            return short;
-    }
-    return truncateMarkdown(render(report, SHORT_DETAILS[SHORT_DETAILS.length - 1] ?? FULL_DETAIL, true), max);
-}
-
-;// CONCATENATED MODULE: ./src/core/fs-error-words.ts
-/**
- * File-system errno codes in words, for every message that names a failed open, read or write:
- * the one map both the reader (src/read/lines/fs-errors.ts) and the file checks (src/io/file-kind.ts)
- * use. Pure text (here, under the core, because read/ and io/ may both import the core and not each
- * other); the codes users know are the keys.
- */
-const FS_CODE_WORDS = {
-    ENOENT: "no such file",
-    ENOTDIR: "no such file (a parent of the path is not a directory)",
-    EACCES: "permission denied",
-    EPERM: "permission denied",
-    EISDIR: "it is a directory",
-    ELOOP: "too many levels of symbolic links",
-    ENAMETOOLONG: "the path is too long",
-    ENOSPC: "no space left on the device",
-    EDQUOT: "the disk quota is exceeded",
-    EFBIG: "the file is too large for the file system or the process's file size limit",
-    EROFS: "the file system is read-only",
-    EIO: "an I/O error",
-    ENXIO: "a FIFO with no reader or a device that is not there",
-    ENOTREGULAR: "it is not a regular file",
-};
-/** The error's `code` when it has a string one (Node's fs errors do). */
-function errorCode(e) {
-    if (typeof e === "object" && e !== null && "code" in e && typeof e.code === "string")
-        return e.code;
-    return undefined;
-}
-/** The words for the error's code, or undefined for a code not in the map (or none). */
-function fsCodeWords(e) {
-    const code = errorCode(e);
-    return code === undefined ? undefined : FS_CODE_WORDS[code];
-}
-
-;// CONCATENATED MODULE: ./src/io/file-kind.ts
-/**
- * What kind of file a path is, checked before anything is read or written. Every file the gate
- * reads (policy, results, reviews, importer inputs, the event payload) must be a regular file:
- * a FIFO would block the open or the read forever, /dev/zero and /dev/urandom never end, and a
- * directory is a mistake. Every file it writes (the report, an import's export) must not be an
- * input of the same run, nor an existing device, FIFO, socket or directory, which a rename would
- * replace or a write would feed.
- *
- * Files are opened with O_NONBLOCK, so opening a FIFO returns at once, and the kind is taken
- * from the open descriptor (fstat), so a path swapped after a stat is still caught.
- */
-
-
-
-
-
-/** "a directory", "a FIFO (named pipe)", …: what a non-regular file is, for messages. */
-function describeKind(st) {
-    if (st.isFile())
-        return "a regular file";
-    if (st.isDirectory())
-        return "a directory";
-    if (st.isFIFO())
-        return "a FIFO (named pipe)";
-    if (st.isCharacterDevice())
-        return "a character device";
-    if (st.isBlockDevice())
-        return "a block device";
-    if (st.isSocket())
-        return "a socket";
-    return "not a regular file";
-}
-/** Why a file operation failed, in words (the map of fs-error-words.ts; other codes kept as given). */
-function describeFsCode(error) {
-    const words = fsCodeWords(error);
-    if (words !== undefined)
-        return words;
-    const code = errorCode(error);
-    return code !== undefined
-        ? `error ${code}`
-        : error instanceof Error
-            ? (error.message.split("\n")[0] ?? "unknown error")
-            : "unknown error";
-}
-/** A file that is not a regular file, found before it was read. */
-class NotRegularFileError extends Error {
-    path;
-    kind;
-    constructor(path, kind) {
-        super(`${kind}, not a regular file`);
-        this.path = path;
-        this.kind = kind;
-        this.name = "NotRegularFileError";
-    }
-}
-// O_NOCTTY: opening a terminal must not make it the controlling terminal.
-const READ_FLAGS = external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK | external_node_fs_namespaceObject.constants.O_NOCTTY;
-/**
- * Opens `path` for reading if it is a regular file; throws NotRegularFileError (never blocking on
- * a FIFO) if it is anything else, and the fs error (ENOENT, EACCES, …) if it cannot be opened.
- */
-async function openRegularFile(path) {
-    const fh = await (0,promises_namespaceObject.open)(path, READ_FLAGS);
-    try {
-        const st = await fh.stat();
-        if (!st.isFile())
-            throw new NotRegularFileError(path, describeKind(st));
-    }
-    catch (error) {
-        await fh.close().catch(() => undefined);
-        throw error;
-    }
-    return fh;
-}
-/** openRegularFile, synchronously: returns a file descriptor. */
-function openRegularFileSync(path) {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, READ_FLAGS);
-    try {
-        const st = (0,external_node_fs_namespaceObject.fstatSync)(fd);
-        if (!st.isFile())
-            throw new NotRegularFileError(path, describeKind(st));
-    }
-    catch (error) {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-        throw error;
-    }
-    return fd;
-}
-/** The file is larger than a reader's cap (found while reading, not after). */
-class FileTooLargeError extends Error {
-    path;
-    maxBytes;
-    constructor(path, maxBytes) {
-        super(`the file is larger than ${maxBytes} bytes`);
-        this.path = path;
-        this.maxBytes = maxBytes;
-        this.name = "FileTooLargeError";
-    }
-}
-/**
- * The whole of a regular file, at most `maxBytes` bytes: reading stops as soon as the file is
- * known to be larger (FileTooLargeError), so memory stays within the cap whatever the file is.
- */
-async function readRegularFile(path, maxBytes) {
-    const fh = await openRegularFile(path);
-    try {
-        // One byte more than the cap tells "exactly the cap" from "larger".
-        const buf = Buffer.alloc(Math.min(maxBytes + 1, 64 * 1024));
-        const chunks = [];
-        let total = 0;
-        for (;;) {
-            const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, maxBytes + 1 - total), null);
-            if (bytesRead === 0)
-                break;
-            total += bytesRead;
-            if (total > maxBytes)
-                throw new FileTooLargeError(path, maxBytes);
-            chunks.push(Buffer.from(buf.subarray(0, bytesRead)));
-        }
-        return Buffer.concat(chunks, total);
-    }
-    finally {
-        await fh.close().catch(() => undefined);
-    }
-}
-/**
- * readRegularFile for a user's input: every failure is one InputError naming `role` and the path
- * as the user gave it (`shown`).
- */
-async function readInputFile(path, shown, role, maxBytes) {
-    try {
-        return await readRegularFile(path, maxBytes);
-    }
-    catch (error) {
-        throw inputFileError(error, shown, role);
-    }
-}
-/** Why an input file could not be read, in words; null when `error` is a bug, not the file. */
-function inputFileProblem(error) {
-    if (error instanceof NotRegularFileError)
-        return `it is ${error.kind}, not a regular file`;
-    if (error instanceof FileTooLargeError)
-        return `it is larger than the limit of ${error.maxBytes} bytes`;
-    if (error?.code !== undefined)
-        return describeFsCode(error);
-    return null;
-}
-/** The InputError for a failed read of an input file, or `error` itself when it is a bug. */
-function inputFileError(error, shown, role) {
-    const why = inputFileProblem(error);
-    return why === null ? error : new errors_InputError(`Cannot read the ${role} ${shown}: ${why}.`);
-}
-const APPEND_FLAGS = external_node_fs_namespaceObject.constants.O_WRONLY | external_node_fs_namespaceObject.constants.O_APPEND | external_node_fs_namespaceObject.constants.O_CREAT | external_node_fs_namespaceObject.constants.O_NONBLOCK | external_node_fs_namespaceObject.constants.O_NOCTTY;
-/**
- * Appends to a regular file (created if missing), as the runner's GITHUB_STEP_SUMMARY expects.
- * Anything else is refused before a byte is written (a FIFO without a reader fails at once: ENXIO).
- */
-async function appendToRegularFile(path, data) {
-    const fh = await (0,promises_namespaceObject.open)(path, APPEND_FLAGS, 0o666);
-    try {
-        const st = await fh.stat();
-        if (!st.isFile())
-            throw Object.assign(new Error(`${path} is ${describeKind(st)}`), { code: "ENOTREGULAR" });
-        await fh.writeFile(data, "utf8");
-    }
-    finally {
-        await fh.close().catch(() => undefined);
-    }
-}
-/** Device and inode: the file's identity, whatever the path (hard links, symbolic links, `..`). */
-function identity(st) {
-    return `${st.dev}:${st.ino}`;
-}
-/** The real path of `path` if it exists, else the real path of its directory plus its name. */
-function realTarget(path) {
-    try {
-        return (0,external_node_fs_namespaceObject.realpathSync)(path);
-    }
-    catch {
-        try {
-            return (0,external_node_path_namespaceObject.join)((0,external_node_fs_namespaceObject.realpathSync)((0,external_node_path_namespaceObject.dirname)(path)), (0,external_node_path_namespaceObject.basename)(path));
-        }
-        catch {
-            return path;
-        }
-    }
-}
-/**
- * Why `path` must not be written, or null when it may be: it is (after symbolic links, or as a
- * hard link: same device and inode) one of `inputs`, or it exists and is not a regular file.
- * A missing file or directory is not a problem here (the write says so).
- */
-function outputTargetProblem(path, inputs) {
-    let st;
-    try {
-        st = (0,external_node_fs_namespaceObject.statSync)(path);
-    }
-    catch {
-        st = null;
-    }
-    if (st !== null && !st.isFile())
-        return `it is ${describeKind(st)}; only a regular file is replaced`;
-    const real = realTarget(path);
-    for (const input of inputs) {
-        let same = realTarget(input.path) === real;
-        if (!same && st !== null) {
-            try {
-                same = identity((0,external_node_fs_namespaceObject.statSync)(input.path)) === identity(st);
-            }
-            catch {
-                // an input that does not exist cannot be overwritten
-            }
-        }
-        if (same)
-            return `it is the input ${input.shown}; writing there would replace it`;
-    }
-    return null;
-}
-/** outputTargetProblem as an InputError naming `role` (e.g. "--report"), thrown before reading. */
-function checkOutputTarget(path, shown, role, inputs) {
-    const problem = outputTargetProblem(path, inputs);
-    if (problem !== null)
-        throw new InputError(`Refusing to write ${role} ${shown}: ${problem}. Nothing was read or written.`);
-}
-
-;// CONCATENATED MODULE: ./src/core/unicode-near-match.ts
-/**
- * An id given on the command line (or as an action input) is matched against the data exactly:
- * "café" in NFC (U+00E9) and in NFD (U+0065 U+0301) are different ids, and the gate never
- * guesses which one was meant. But both print identically, so an error that only says "not
- * found" leaves the user staring at two equal-looking strings. When the given id matches a
- * present one after folding what cannot be seen, the error says so and shows the code points
- * where they differ.
- *
- * Folded: Unicode normalisation (NFKC, which covers NFC/NFD and compatibility forms such as
- * full-width letters), invisible format characters (zero-width space and joiners, BOM, soft
- * hyphen, bidi marks), every kind of space (no-break, thin, ideographic…) to one space, leading
- * and trailing space, Unicode dashes and minus to "-", and the Cyrillic and Greek letters that
- * look like Latin ones.
- */
-
-/** Cyrillic and Greek letters drawn like Latin ones (position by position), and Unicode dashes. */
-const LOOKALIKE_FROM = "аеорсухіјѕԁһАВЕКМНОРСТХІЈЅονΑΒΕΖΗΙΚΜΝΟΡΤΥΧ";
-const LOOKALIKE_TO = "aeopcyxijsdhABEKMHOPCTXIJSovABEZHIKMNOPTYX";
-const DASHES = /[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]/g;
-/** What folds away or together; exported for the tests. */
-function foldInvisible(s) {
-    return s
-        .normalize("NFKC")
-        .replace(/\p{Cf}/gu, "")
-        .replace(/[\p{White_Space}]+/gu, " ")
-        .trim()
-        .replace(DASHES, "-")
-        .replace(/./gu, (c) => {
-        const i = LOOKALIKE_FROM.indexOf(c);
-        return i < 0 ? c : (LOOKALIKE_TO[i] ?? c);
-    });
-}
-/** Code points as U+XXXX, separated by spaces; "nothing" for none. */
-function codePoints(s) {
-    const out = [];
-    for (const c of s)
-        out.push(`U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`);
-    return out.length === 0 ? "nothing" : out.join(" ");
-}
-/** The differing middle of two strings (common prefix and suffix taken off, by code point). */
-function difference(a, b) {
-    const x = Array.from(a); // code points, not graphemes: the message counts code points
-    const y = Array.from(b);
-    let start = 0;
-    while (start < x.length && start < y.length && x[start] === y[start])
-        start++;
-    let end = 0;
-    while (end < x.length - start && end < y.length - start && x[x.length - 1 - end] === y[y.length - 1 - end])
-        end++;
-    return {
-        at: start + 1,
-        a: x.slice(start, x.length - end).join(""),
-        b: y.slice(start, y.length - end).join(""),
+        return q;
     };
 }
-function unicode_near_match_kindOf(given, present) {
-    if (given.normalize("NFC") === present.normalize("NFC"))
-        return "another Unicode normalisation form (NFC vs NFD)";
-    if (given.normalize("NFKC") === present.normalize("NFKC"))
-        return "Unicode compatibility forms (NFKC)";
-    return "invisible characters, look-alike spaces, dashes or letters";
-}
-/** Present ids compared at most (the check is linear in their number). */
-const MAX_COMPARED = 100_000;
-const ID_WORDS = {
-    found: "is present",
-    given: "the given id",
-    other: "the data",
-    fix: "give the data's id (or fix the data)",
-};
+
+;// CONCATENATED MODULE: ./src/core/stats/task-columns.ts
 /**
- * "" when no present id looks the same as `given`; else a clause (starting "; ") naming the
- * present id that does and the code points where they differ, to append to a "not found" error.
+ * The per-task inputs of the model figures and the margin, as arrays in dataset order (issue 15).
+ * evaluate() reads every task three times (the margin, then each model's figures), and the verdict
+ * by review revision evaluates again per revision: at 500,000 tasks each walk over the tasks is
+ * mostly cache misses, so they are read once here. The labels as of an earlier review revision
+ * (history/labels-as-of.ts) replace the label column alone: no record is copied for them.
  */
-function unicodeNearMatch(given, present, words = ID_WORDS) {
-    const key = foldInvisible(given);
-    let n = 0;
-    for (const p of present) {
-        if (++n > MAX_COMPARED)
-            break;
-        if (p === given || foldInvisible(p) !== key)
-            continue;
-        const d = difference(given, p);
-        return (`; but ${quote(p)} ${words.found} and differs from it only by ${unicode_near_match_kindOf(given, p)}: from character ${d.at}, ` +
-            `${words.given} has ${codePoints(d.a)} where ${words.other} has ${codePoints(d.b)}. Ids are compared exactly: ` +
-            words.fix);
+
+// A label is one byte: validityCode, its index in VALIDITIES.
+const VALID_CODE = validityCode("valid");
+const BROKEN_CODE = validityCode("broken");
+const DISPUTED_CODE = validityCode("disputed");
+/** Columns by dataset: a Dataset is never modified once built (model.ts). */
+const known = new WeakMap();
+/** The columns of a dataset, made on the first call (one walk over its tasks). */
+function taskColumns(dataset) {
+    const had = known.get(dataset);
+    if (had !== undefined)
+        return had;
+    const tasks = dataset.tasks;
+    const n = tasks.length;
+    const validity = new Uint8Array(n);
+    const baseline = new Array(n);
+    const candidate = new Array(n);
+    const cluster = new Int32Array(n);
+    const numbers = new Map();
+    let last;
+    let lastNumber = -1;
+    for (let i = 0; i < n; i++) {
+        validity[i] = validityCode(tasks.validity(i));
+        baseline[i] = tasks.baseline(i);
+        candidate[i] = tasks.candidate(i);
+        const c = tasks.cluster(i);
+        if (c === undefined)
+            cluster[i] = -1;
+        else if (c === last)
+            cluster[i] = lastNumber;
+        else {
+            let k = numbers.get(c);
+            if (k === undefined) {
+                k = numbers.size;
+                numbers.set(c, k);
+            }
+            last = c;
+            lastNumber = k;
+            cluster[i] = k;
+        }
     }
-    return "";
+    const columns = { validity, baseline, candidate, cluster, clusterCount: numbers.size };
+    known.set(dataset, columns);
+    return columns;
+}
+/** The same tasks with other labels (validityCode per task, in dataset order): every other column shared. */
+function withLabels(columns, codes) {
+    if (codes.length !== columns.validity.length)
+        throw new Error("withLabels: the labels are not one a task");
+    return { ...columns, validity: codes };
 }
 
-;// CONCATENATED MODULE: ./src/read/limits.ts
+;// CONCATENATED MODULE: ./src/core/stats/task-scores.ts
 /**
- * Safety caps of the input reader (SPEC §1.1). They bound memory and keep messages readable; a
- * value over a cap is an input error, never silently cut.
+ * K*ₘₜ, the attempts that count towards the task score: passes + fails, plus infra errors
+ * under `count_as_fail` (they are then fails). `missing` results never count. 0 when the model
+ * has no row for the task.
  */
-/** Longest accepted line, in bytes of UTF-8 (without the LF; a CR before it counts). Checked while
- * splitting, before JSON.parse, so an overlong line is never held whole in memory. */
-const MAX_LINE_BYTES = 1024 * 1024;
-/** Longest accepted identifier, in UTF-16 code units: task_id, dataset_revision, harness_revision,
- * model_config, a string attempt, cluster, reviewer. */
-const MAX_ID_LENGTH = 4096;
-/** Longest accepted evidence item (a path or URL), in UTF-16 code units. */
-const MAX_EVIDENCE_LENGTH = 8192;
-/** Longest accepted review note, in UTF-16 code units. */
-const MAX_NOTE_LENGTH = 65536;
-/** Evidence items kept per task (TaskRecord.evidence) and per history event, first seen first.
- * A report shows a handful of links per task; more would only grow memory with the row count. */
-const MAX_EVIDENCE_PER_TASK = 20;
-/** Metric names (`metrics`, `metrics_sum`, `metrics_n`; SPEC §1.1): a lowercase letter, then up to
- * 63 lowercase letters, digits and underscores. */
-const METRIC_NAME = /^[a-z][a-z0-9_]{0,63}$/;
-/** Metrics one row may carry, and distinct metric names one read holds: names are kept per
- * (model, task) as columns, so the count bounds the memory a metric adds. */
-const MAX_METRICS = 256;
-/** Distinct benchmarks one read holds (a task's benchmark is a small number in a column). */
-const MAX_BENCHMARKS = 10_000;
-/** How many model_config ids an "unknown model id" error lists before it only counts the rest. */
-const MAX_LISTED_MODEL_IDS = 20;
-/** How many input files one read accepts (results and reviews together). */
-const MAX_INPUT_FILES = 10_000;
-/** Lines per file the reader can number (file:line locations are packed into one safe integer). */
-const MAX_LINES_PER_FILE = 2 ** 32 - 1;
-const DEFAULT_INPUT_LIMITS = {
-    maxTasks: 1_000_000,
-    maxModels: 10_000,
-    maxLabelsPerTask: 1_000,
-    maxAttemptIds: 20_000_000,
-    maxHeldChars: 256 * 1024 * 1024,
-};
+function effectiveAttempts(counts, infra) {
+    if (counts === undefined)
+        return 0;
+    return counts.pass + counts.fail + (infra === "count_as_fail" ? counts.infra_error : 0);
+}
+/** mₘₜ = passes / K*ₘₜ; null when K* = 0 (the task is not attempted by the model). */
+function taskScore(counts, infra) {
+    const k = effectiveAttempts(counts, infra);
+    return counts === undefined || k === 0 ? null : counts.pass / k;
+}
 /**
- * Tasks from which the reader asks for a full collection (ReadOptions.collectGarbage) where a
- * large read leaves most of its memory as garbage; a smaller read's garbage is a few MB.
+ * Within-task sample variance s² of the 0/1 outcomes of K attempts with mean m:
+ * s² = K·m(1−m)/(K−1), defined for K ≥ 2 (null otherwise).
  */
-const COLLECT_MIN_TASKS = 100_000;
+function binarySampleVariance(score, k) {
+    if (!(k >= 2))
+        return null;
+    return (k * score * (1 - score)) / (k - 1);
+}
+/**
+ * s²/K, the squared standard error of one task score from re-runs alone: m(1−m)/(K−1).
+ * null for K < 2. This is the per-task term of the re-run-only SE (SPEC §3).
+ */
+function scoreRerunVariance(score, k) {
+    if (!(k >= 2))
+        return null;
+    return (score * (1 - score)) / (k - 1);
+}
+/** True when the model has at least one pass, fail or infra_error attempt on the task. */
+function hasAttempt(counts) {
+    return counts !== undefined && counts.pass + counts.fail + counts.infra_error > 0;
+}
+/** Lost to infra (SPEC §2): the model has attempts on the task but all of them are infra errors. */
+function isLostToInfra(counts) {
+    return counts !== undefined && counts.infra_error > 0 && counts.pass + counts.fail === 0;
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/union-bounds.ts
+/** Most evaluations of Δ − q·SE the exact enumeration may make before the conservative bound is used. */
+const EXACT_UNION_WORK_BUDGET = 20_000_000;
+/** Two bound values closer than this are equal (the smaller set wins). */
+const TIE = 1e-12;
+/**
+ * The exact LCB and UCB over every S for single-attempt open tasks and a paired SE (ν = n − 1).
+ * null when N_v < 2 (S = ∅ leaves the SE undefined, so no bound holds at every resolution) or the
+ * enumeration would exceed `budget` evaluations.
+ */
+function exactUnionBounds(v, u, quantile, budget = EXACT_UNION_WORK_BUDGET) {
+    if (v.n < 2)
+        return null;
+    const D = u.minus + u.zero + u.plus;
+    const cost = (D + 6) * 4 * (Math.ceil(Math.log2(D + 2)) + 2);
+    if (cost > budget)
+        return null;
+    let lower = null;
+    let upper = null;
+    // Branch and bound over k: for |S| = k the mean is at least sumMin(k)/n (−1s first, then ties,
+    // then +1s) and at most sumMax(k)/n, and SS(V ∪ S) ≤ SS_V + Σ_S (d − d̄_V)² ≤ SS_V + W(k), W(k)
+    // the k largest (d − d̄_V)² of U; so k cannot beat the best bound so far when
+    // sumMin/n − c·√(SS_V + W) (resp. sumMax/n + c·√(SS_V + W)) is already on the wrong side of it.
+    const mean = v.sum / v.n;
+    const ssV = Math.max(0, v.sumSq - v.sum * mean);
+    const classes = [
+        { w: (1 + mean) ** 2, c: u.minus },
+        { w: mean * mean, c: u.zero },
+        { w: (1 - mean) ** 2, c: u.plus },
+    ].sort((x, y) => y.w - x.w);
+    const W = (k) => {
+        let left = k;
+        let out = 0;
+        for (const cl of classes) {
+            const take = Math.min(left, cl.c);
+            out += take * cl.w;
+            left -= take;
+        }
+        return out;
+    };
+    const visit = (k, prune) => {
+        const n = v.n + k;
+        const nu = n - 1;
+        const q = quantile(nu);
+        const c = q / Math.sqrt(n * nu);
+        if (prune && lower !== null && upper !== null) {
+            const spread = c * Math.sqrt(ssV + W(k));
+            const sumMin = v.sum - Math.min(k, u.minus) + Math.max(0, k - u.minus - u.zero);
+            const sumMax = v.sum + Math.min(k, u.plus) - Math.max(0, k - u.plus - u.zero);
+            const lowerHopeless = sumMin / n - spread > lower.value + TIE;
+            const upperHopeless = sumMax / n + spread < upper.value - TIE;
+            if (lowerHopeless && upperHopeless)
+                return;
+        }
+        const r = k - u.zero; // the fewest nonzero tasks that k tasks must hold
+        for (let par = 0; par < 2 && par <= k; par++) {
+            const kp = k - par;
+            if (kp < r)
+                continue;
+            let lo = Math.max(-u.minus, -kp, r - 2 * u.minus);
+            let hi = Math.min(u.plus, kp, 2 * u.plus - r);
+            // b ≡ k′ (mod 2)
+            if ((((lo - kp) % 2) + 2) % 2 !== 0)
+                lo++;
+            if ((((hi - kp) % 2) + 2) % 2 !== 0)
+                hi--;
+            if (lo > hi)
+                continue;
+            const steps = (hi - lo) / 2;
+            for (let sign = -1; sign <= 1; sign += 2) {
+                // sign −1: minimise the convex Δ − c√g; sign +1: maximise the concave Δ + c√g, i.e.
+                // minimise its negative. Smallest t whose forward difference is ≥ 0 (the lowest b wins
+                // ties). Plain numbers in the loop: this runs per state in the fragility searches.
+                let a0 = 0;
+                let a1 = steps;
+                while (a0 < a1) {
+                    const mid = (a0 + a1) >> 1;
+                    const f0 = -sign * boundAt(v, u, n, c, kp, lo + 2 * mid, sign);
+                    const f1 = -sign * boundAt(v, u, n, c, kp, lo + 2 * mid + 2, sign);
+                    if (f1 - f0 >= 0)
+                        a1 = mid;
+                    else
+                        a0 = mid + 1;
+                }
+                const bb = lo + 2 * a0;
+                const value = boundAt(v, u, n, c, kp, bb, sign);
+                const aa = Math.min(kp, 2 * u.minus + bb, 2 * u.plus - bb);
+                const size = k;
+                // The smallest set among values within TIE of the extreme.
+                const current = sign < 0 ? lower : upper;
+                const better = current === null ||
+                    (sign < 0 ? value < current.value - TIE : value > current.value + TIE) ||
+                    (Math.abs(value - current.value) <= TIE && size < current.minus + current.zero + current.plus);
+                if (!better)
+                    continue;
+                const sum = v.sum + bb;
+                const ss = Math.max(0, v.sumSq + aa - (sum * sum) / n);
+                const found = {
+                    value,
+                    se: Math.sqrt(ss / (n * nu)),
+                    nu,
+                    q,
+                    minus: (aa - bb) / 2,
+                    zero: k - aa,
+                    plus: (aa + bb) / 2,
+                };
+                if (sign < 0)
+                    lower = found;
+                else
+                    upper = found;
+            }
+        }
+    };
+    // Seeds: the sizes where the extremes usually are (S_L-like and S_H-like sets, all of U).
+    for (const k of new Set([u.minus, u.minus + u.zero, u.plus, u.plus + u.zero, D]))
+        visit(k, false);
+    for (let k = 0; k <= D; k++)
+        visit(k, true);
+    if (lower === null || upper === null)
+        return null;
+    return { lower, upper };
+}
+/** Δ ± c·√g at (k′ = the largest nonzero count of b's parity, b) with n = N_v + k tasks. */
+function boundAt(v, u, n, c, kp, b, sign) {
+    const a = Math.min(kp, 2 * u.minus + b, 2 * u.plus - b);
+    const sum = v.sum + b;
+    const ss = Math.max(0, v.sumSq + a - (sum * sum) / n);
+    return sum / n + sign * c * Math.sqrt(ss);
+}
+/**
+ * Paired SE, any d on U: SE(V ∪ S)² = SS(V ∪ S)/(n(n−1)), and the sum of squares about the new
+ * mean is at most the one about d̄_V: SS(V ∪ S) ≤ SS_V + Σ_S (d − d̄_V)² ≤ SS_V + W_k, W_k the sum
+ * of the k = |S| largest (d − d̄_V)² over U. So SE_max² = max_k (SS_V + W_k)/((N_v + k)(N_v + k − 1)).
+ * ν = n − 1 ≥ N_v − 1, and t_ν⁻¹ decreases in ν, so q_max = q(N_v − 1). null when N_v < 2.
+ * `values`/`counts`: the distinct d on U and how many tasks have each.
+ */
+function conservativePairedBounds(v, values, counts, marginLower, marginUpper, quantile) {
+    const se = conservativePairedSe(v, values, counts);
+    if (se === null)
+        return null;
+    const nu = v.n - 1;
+    const q = quantile(nu);
+    return {
+        lower: { value: marginLower - q * se, se, nu, q },
+        upper: { value: marginUpper + q * se, se, nu, q },
+    };
+}
+/** SE_max of conservativePairedBounds; null when N_v < 2. */
+function conservativePairedSe(v, values, counts) {
+    return new PairedSeScan(values).se(v, counts instanceof Float64Array ? counts : Float64Array.from(counts));
+}
+/**
+ * SE_max of conservativePairedBounds, max_k (SS_V + W_k)/((N_v + k)(N_v + k − 1)), for a fixed
+ * list of U's distinct values (not to be changed afterwards) and any V and counts: the fragility
+ * searches ask it once per state, thousands of times, with the same values. The number is the plain scan's, to the bit: U's values
+ * by (d − d̄_V)² descending, ties by index, and per value its end point and the integers around
+ * the stationary point. Three things make it cheap:
+ *
+ * - Order. For strictly monotone values (checked once here) the distance is V-shaped over the
+ *   index (fl(x − d̄) is monotone in x and fl(y²) in |y|), so the order is a merge from both ends —
+ *   the left (lower index) first on a tie, a run of equal distances on the right emitted in
+ *   ascending index: the order the sort gives, produced only as far as the scan reads it.
+ *   Otherwise the order is sorted (distance descending, then index) once per V.
+ * - Early stop. Later weights are ≤ the current w, so every later point (y = N_v + k′ tasks,
+ *   k′ > k) has numerator ≤ A + (y − N_v − k)·w, A = SS_V + W_k: it lies under g(y) = (B + w·y)/
+ *   (y(y − 1)), B = A − (N_v + k)·w. g′(y) has the sign of −h(y), h(y) = w·y² + 2B·y − B, and
+ *   h′(y) = 2(B + w·y) ≥ 0 for y ≥ N_v + k, so h(y₀) > 0 at y₀ = N_v + k + 1 makes g decreasing on
+ *   [y₀, ∞) and g(y₀) bounds every later point. The scan stops when h(y₀) > 0 and g(y₀)·(1 + ε) <
+ *   best, with margins above the rounding of h and of the later sums (≤ 2m + 8 roundings of
+ *   positive terms): a point the full scan would still evaluate cannot beat `best` in floating
+ *   point either.
+ * - Checkpoints. The scan's state (k, W_k, best) before every position it read is kept with the
+ *   count it read there. For the same V (the order and distances hold) a new call resumes at the
+ *   first position whose count changed — the same operations on the same numbers as a fresh scan —
+ *   and returns the last result when none did.
+ */
+class PairedSeScan {
+    /**
+     * Float64Array only, as the counts: with an Array here and a typed array there, the scan's
+     * element loads saw several kinds, TurboFan dropped its code after a deopt and the loop ran in
+     * the baseline tier, boxing every double (~330 MB of garbage on deep-attempts' fragility).
+     */
+    values;
+    m;
+    monotone;
+    /** The order by distance (positions 0..produced−1) and each value's distance (where computed). */
+    order;
+    w;
+    /** Before position t: k, W_k and best; and the count read at t. */
+    kAt;
+    wkAt;
+    bestAt;
+    countAt;
+    /** The V the order, distances and checkpoints belong to (NaN: none yet). */
+    vN = Number.NaN;
+    vSum = Number.NaN;
+    vSq = Number.NaN;
+    mean = 0;
+    ssV = 0;
+    /** The merge from both ends: positions produced so far, its fronts and their distances. */
+    produced = 0;
+    left = 0;
+    right = -1;
+    wl = 0;
+    wr = 0;
+    /** How many positions the last scan read (it read the counts at 0..read−1), and its result. */
+    read = 0;
+    result = 0;
+    constructor(values) {
+        const m = values.length;
+        this.values = values instanceof Float64Array ? values : Float64Array.from(values);
+        this.m = m;
+        let up = true;
+        let down = true;
+        for (let j = 1; j < m && (up || down); j++) {
+            up &&= values[j - 1] < values[j];
+            down &&= values[j - 1] > values[j];
+        }
+        this.monotone = up || down;
+        this.order = new Int32Array(m);
+        this.w = new Float64Array(m);
+        this.kAt = new Float64Array(m);
+        this.wkAt = new Float64Array(m);
+        this.bestAt = new Float64Array(m);
+        this.countAt = new Float64Array(m);
+    }
+    /** SE_max for V's sums and `counts[j]` open tasks of value j; null when N_v < 2. */
+    se(v, counts) {
+        if (v.n < 2)
+            return null;
+        if (v.n === this.vN && v.sum === this.vSum && v.sumSq === this.vSq) {
+            let t = 0;
+            const order = this.order;
+            const countAt = this.countAt;
+            while (t < this.read && counts[order[t]] === countAt[t])
+                t++;
+            if (t === this.read)
+                return this.result;
+            return this.scan(t, counts);
+        }
+        this.vN = v.n;
+        this.vSum = v.sum;
+        this.vSq = v.sumSq;
+        const mean = v.sum / v.n;
+        this.mean = mean;
+        this.ssV = Math.max(0, v.sumSq - v.sum * mean);
+        const m = this.m;
+        const values = this.values;
+        const w = this.w;
+        if (this.monotone) {
+            this.produced = 0;
+            this.left = 0;
+            this.right = m - 1;
+            if (m > 0) {
+                this.wl = (values[0] - mean) ** 2;
+                this.wr = (values[m - 1] - mean) ** 2;
+                w[0] = this.wl;
+                w[m - 1] = this.wr;
+            }
+        }
+        else {
+            const order = this.order;
+            for (let j = 0; j < m; j++) {
+                w[j] = (values[j] - mean) ** 2;
+                order[j] = j;
+            }
+            order.sort((x, y) => w[y] - w[x] || x - y);
+            this.produced = m;
+        }
+        return this.scan(0, counts);
+    }
+    /** The scan from position t0, whose checkpoint (or, at 0, the start) holds. */
+    scan(t0, counts) {
+        const m = this.m;
+        const n = this.vN;
+        const ssV = this.ssV;
+        const mean = this.mean;
+        const values = this.values;
+        const order = this.order;
+        const w = this.w;
+        const kAt = this.kAt;
+        const wkAt = this.wkAt;
+        const bestAt = this.bestAt;
+        const countAt = this.countAt;
+        const eps = (m + 16) * 4e-16;
+        // The merge from both ends, in locals while scanning (written back below).
+        let produced = this.produced;
+        let left = this.left;
+        let right = this.right;
+        let wl = this.wl;
+        let wr = this.wr;
+        let best = t0 === 0 ? ssV / (n * (n - 1)) : bestAt[t0];
+        let k = t0 === 0 ? 0 : kAt[t0];
+        let wk = t0 === 0 ? 0 : wkAt[t0];
+        // Whether the last value read raised `best` (then the early stop is not tried: still rising).
+        let rising = true;
+        let t = t0;
+        for (; t < m; t++) {
+            if (t === produced) {
+                if (wl >= wr) {
+                    order[produced++] = left++;
+                    if (left <= right) {
+                        wl = (values[left] - mean) ** 2;
+                        w[left] = wl;
+                    }
+                }
+                else {
+                    // The run of distances equal to wr at the right end (the left front's is smaller).
+                    let s = right;
+                    while (s - 1 > left) {
+                        const x = (values[s - 1] - mean) ** 2;
+                        if (x !== wr)
+                            break;
+                        w[s - 1] = x;
+                        s--;
+                    }
+                    for (let j = s; j <= right; j++)
+                        order[produced++] = j;
+                    right = s - 1;
+                    if (right > left) {
+                        wr = (values[right] - mean) ** 2;
+                        w[right] = wr;
+                    }
+                    else
+                        wr = wl;
+                }
+            }
+            kAt[t] = k;
+            wkAt[t] = wk;
+            bestAt[t] = best;
+            const j = order[t];
+            // Within a block of equal w, (SS + W)/((N+k)(N+k−1)) is linear over a positive convex
+            // quadratic in k, hence quasi-concave: its maximum is at the end points or the stationary point.
+            const c = counts[j];
+            countAt[t] = c;
+            if (c <= 0)
+                continue;
+            const wj = w[j];
+            const base = n + k;
+            const A = ssV + wk;
+            // With y = N_v + k + x, B = SS_V + W_k − w·(N_v + k): f = (B + w y)/(y(y − 1)), whose
+            // derivative vanishes at w y² + 2B y − B = 0; the integers around that root are the candidates.
+            const B = A - wj * base;
+            if (!rising) {
+                const y0 = base + 1;
+                const h = wj * y0 * y0 + 2 * B * y0 - B;
+                const hScale = wj * y0 * y0 + 2 * Math.abs(B) * y0 + Math.abs(B);
+                if (h > 1e-12 * hScale && ((A + wj) / (y0 * (y0 - 1))) * (1 + eps) < best)
+                    break;
+            }
+            const end = base + c;
+            const before = best;
+            best = Math.max(best, (A + c * wj) / (end * (end - 1)));
+            // Interior points exist only for c ≥ 2 (0 < x < c).
+            if (wj > 0 && c >= 2) {
+                const disc = B * B + wj * B;
+                if (disc >= 0) {
+                    const x0 = Math.floor((-B + Math.sqrt(disc)) / wj - base);
+                    for (let x = x0; x <= x0 + 1; x++) {
+                        if (x > 0 && x < c) {
+                            const y = base + x;
+                            best = Math.max(best, (A + x * wj) / (y * (y - 1)));
+                        }
+                    }
+                }
+            }
+            rising = best > before;
+            k += c;
+            wk += c * wj;
+        }
+        this.produced = produced;
+        this.left = left;
+        this.right = right;
+        this.wl = wl;
+        this.wr = wr;
+        this.read = t < m ? t + 1 : m;
+        this.result = Math.sqrt(best);
+        return this.result;
+    }
+}
+/**
+ * Clustered SE (CR2, or CR1), any d on U. For every S, with μ = Δ(S) ∈ [Δ_L, Δ_H] and cluster g of
+ * V ∪ S (n tasks):
+ * - The residual sum S_g = Σ_{V∩g}(d − μ) + Σ_{S∩g}(d − μ) lies in [lo_g(μ), hi_g(μ)], adding
+ *   every positive resp. negative term of U∩g; so |S_g| ≤ B_g(μ) = max(hi_g(μ), −lo_g(μ)). hi_g and
+ *   −lo_g are convex piecewise-linear in μ, B_g ≥ 0, so Σ_g w_g B_g(μ)² is convex and its maximum
+ *   over [Δ_L, Δ_H] is at an end point.
+ * - CR2: SE² = (1/n) Σ_g S_g²/(n − n_g), and n ≥ N_v, n − n_g ≥ |V \ g| = N_v − n_g^V; so
+ *   SE² ≤ (1/N_v) Σ_g B_g²/(N_v − n_g^V). CR1: SE² = G/(G−1)·Σ_g S_g²/n², G ≥ G_V, n ≥ N_v, so
+ *   SE² ≤ G_V/(G_V−1)·Σ_g B_g²/N_v².
+ * - ν: CR1 G − 1 ≥ G_V − 1. CR2: ν = 1/F(p) with p_g = n_g/n the shares (standard-error.ts),
+ *   F = Σ p_g² + Σ_{g≠h} r_g r_h, r_g = p_g²/(1 − p_g), increasing in every p_g; p_g ≤ P_g =
+ *   (n_g^V + u_g)/(N_v + u_g) (all of g's open tasks and nothing else join), so F ≤ F̄ with P in
+ *   place of p and ν ≥ max(1, 1/F̄) (ν ≥ 1 always); the reported ν is clamped to ≤ G − 1 ≥ G_V − 1,
+ *   so ν_min = min(G_V − 1, max(1, 1/F̄)) and q_max = q(ν_min).
+ * null when G_V < 2 (S = ∅ leaves the SE undefined).
+ */
+function conservativeClusteredBounds(v, cs, marginLower, marginUpper, correction, quantile) {
+    const G = cs.clusterCount;
+    const nv = v.n;
+    let gV = 0;
+    for (let g = 0; g < G; g++)
+        if (cs.validSize[g] > 0)
+            gV++;
+    if (gV < 2)
+        return null;
+    const open = new Float64Array(G);
+    for (let j = 0; j < cs.openCluster.length; j++) {
+        const g = cs.openCluster[j];
+        open[g] = open[g] + cs.openCount[j];
+    }
+    const hi = new Float64Array(G);
+    const lo = new Float64Array(G);
+    const sumB2 = (mu) => {
+        for (let g = 0; g < G; g++) {
+            const a = cs.validSum[g] - cs.validSize[g] * mu;
+            hi[g] = a;
+            lo[g] = a;
+        }
+        for (let j = 0; j < cs.openCluster.length; j++) {
+            const g = cs.openCluster[j];
+            const e = (cs.openValue[j] - mu) * cs.openCount[j];
+            if (e > 0)
+                hi[g] = hi[g] + e;
+            else
+                lo[g] = lo[g] + e;
+        }
+        let s = 0;
+        for (let g = 0; g < G; g++) {
+            const b = Math.max(hi[g], -lo[g]);
+            const b2 = b * b;
+            s += correction === "cr1" ? b2 : b2 / (nv - cs.validSize[g]);
+        }
+        return correction === "cr1" ? ((gV / (gV - 1)) * s) / (nv * nv) : s / nv;
+    };
+    const se = Math.sqrt(Math.max(sumB2(marginLower), sumB2(marginUpper)));
+    let nu = gV - 1;
+    if (correction === "cr2") {
+        let sumP2 = 0;
+        let sumR = 0;
+        let sumR2 = 0;
+        for (let g = 0; g < G; g++) {
+            const ng = cs.validSize[g] + open[g];
+            if (ng <= 0)
+                continue;
+            const p = ng / (nv + open[g]);
+            const r = (p * p) / (1 - p);
+            sumP2 += p * p;
+            sumR += r;
+            sumR2 += r * r;
+        }
+        const fBar = sumP2 + Math.max(0, sumR * sumR - sumR2);
+        nu = Math.min(gV - 1, Math.max(1, 1 / fBar));
+    }
+    const q = quantile(nu);
+    return {
+        lower: { value: marginLower - q * se, se, nu, q },
+        upper: { value: marginUpper + q * se, se, nu, q },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/validity-bounds.ts
+/**
+ * Validity intervals (SPEC §2) and margin bounds (SPEC §3): the extremes over S ⊆ U of
+ *
+ *     R(S) = (baseSum + Σ_{i∈S} xᵢ) / (baseCount + |S|)
+ *
+ * where the base is the valid set (Σ_V, N_v) and the xᵢ are the values of the unresolved tasks
+ * (task scores for a per-model interval, dₜ for the margin). One function serves both, and for
+ * the margin one S is shared by both models because each xᵢ is already a per-task difference.
+ *
+ * Exact (Dinkelbach 1967): adding a value moves the mean toward it, so the minimum adds U's
+ * values in ascending order for as long as the next value is below the running mean (and the
+ * maximum, in descending order, while above it). This is the scan of the D+1 prefixes of U sorted
+ * once, stopped at the first prefix whose successor cannot improve: every later value is at
+ * least as far on the wrong side, so the ratio along the prefixes is unimodal and the stop point
+ * is the optimum. O(D log D) for the sort, O(D) for the scan.
+ *
+ * Determinism and tie-breaking: values are ordered by (value, index), and callers fill `extras`
+ * in dataset order (sorted by task key), so ties are broken by task key. A value equal to the
+ * optimum (within TIE_TOLERANCE) does not join: the returned sets are the SMALLEST optimising sets.
+ * Within a run of equal values that straddles the stop point (possible only when baseCount = 0),
+ * the lowest index joins first, for the minimum and for the maximum alike.
+ */
+/**
+ * Two means closer than this are treated as equal when deciding whether a value improves the
+ * ratio; it absorbs floating-point noise in the running sums so that tie-breaking (and hence the
+ * optimising sets) stays deterministic. Values are of order 1 (scores in [0, 1], d in [−1, 1]);
+ * distinct rational ratios over ≤ 10⁶ tasks differ by far more than this.
+ */
+const TIE_TOLERANCE = 1e-12;
+/**
+ * Indices 0..n−1 ordered by (value ascending, index ascending). Task scores and differences take
+ * few distinct values (k/K), so the indices are bucketed by value in one pass (keeping index order
+ * within a bucket) and only the distinct values are sorted, natively: O(n + V log V).
+ */
+function ascendingOrder(values) {
+    const n = values.length;
+    // Each index's bucket (numbered in order of first appearance) and the buckets' sizes: no
+    // array per bucket. Equal values often come in runs, which skip the Map.
+    const bucketOf = new Map();
+    const bucket = new Uint32Array(n);
+    const sizes = [];
+    let last = NaN;
+    let lastBucket = 0;
+    for (let i = 0; i < n; i++) {
+        const v = values[i];
+        if (v !== last) {
+            let b = bucketOf.get(v);
+            if (b === undefined) {
+                b = sizes.length;
+                bucketOf.set(v, b);
+                sizes.push(0);
+            }
+            last = v;
+            lastBucket = b;
+        }
+        bucket[i] = lastBucket;
+        sizes[lastBucket] = sizes[lastBucket] + 1;
+    }
+    // Where each bucket starts in the order: its values ascending.
+    const start = new Uint32Array(sizes.length);
+    let at = 0;
+    for (const v of Float64Array.from(bucketOf.keys()).sort()) {
+        const b = bucketOf.get(v);
+        start[b] = at;
+        at += sizes[b];
+    }
+    const order = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+        const b = bucket[i];
+        order[start[b]] = i;
+        start[b] = start[b] + 1;
+    }
+    return order;
+}
+/**
+ * Exact bounds of R(S) over all subsets S of the extras, with the smallest optimising sets.
+ * `baseCount` = 0 is allowed: then S = ∅ is excluded (R undefined) and the extremes are taken over
+ * non-empty S; with no extras either, everything is null. With `withSets` false the sets are left
+ * empty (a model's score interval needs only the bounds: at 10⁶ unresolved tasks the sets were
+ * ~8 MB of garbage each).
+ */
+function exactRatioBounds(baseSum, baseCount, extras, withSets = true) {
+    const n = extras.length;
+    if (baseCount === 0 && n === 0)
+        return { lower: null, upper: null, lowerSet: [], upperSet: [] };
+    const order = ascendingOrder(extras);
+    // Minimum: ascending values, join while strictly below the running mean.
+    let sum = baseSum;
+    let count = baseCount;
+    let k = 0;
+    while (k < n) {
+        const v = extras[order[k]];
+        if (count > 0 && !(v < sum / count - TIE_TOLERANCE))
+            break;
+        sum += v;
+        count++;
+        k++;
+    }
+    const lower = sum / count;
+    const lowerSet = [];
+    if (withSets)
+        for (let j = 0; j < k; j++)
+            lowerSet.push(order[j]);
+    // Maximum: descending values; within a run of equal values, ascending index.
+    sum = baseSum;
+    count = baseCount;
+    const upperSet = [];
+    let end = n;
+    scan: while (end > 0) {
+        const groupValue = extras[order[end - 1]];
+        let start = end - 1;
+        while (start > 0 && extras[order[start - 1]] === groupValue)
+            start--;
+        for (let j = start; j < end; j++) {
+            if (count > 0 && !(groupValue > sum / count + TIE_TOLERANCE))
+                break scan;
+            sum += groupValue;
+            count++;
+            if (withSets)
+                upperSet.push(order[j]);
+        }
+        end = start;
+    }
+    const upper = sum / count;
+    return { lower, upper, lowerSet, upperSet };
+}
+/**
+ * The seed's bound: every one of the `extraCount` unresolved tasks joins, with the worst value
+ * (`worst`) for the lower bound and the best (`best`) for the upper. Per model worst/best are
+ * 0/1: [P_v/(N_v+D), (P_v+D)/(N_v+D)]; for the margin they are −1/+1. Null when nothing is counted.
+ */
+function pessimisticBounds(baseSum, baseCount, extraCount, worst, best) {
+    const count = baseCount + extraCount;
+    if (count === 0)
+        return { lower: null, upper: null };
+    return { lower: (baseSum + worst * extraCount) / count, upper: (baseSum + best * extraCount) / count };
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/exact-sum.ts
+
+/** Below this magnitude a floating-point sum's sign is checked exactly. */
+const NEAR_ZERO = 1e-9;
+/** Σ pᵢ/kᵢ kept as integer numerators by denominator. */
+class ExactSum {
+    byDenominator = new Map();
+    /** Adds numerator/denominator (integers, denominator ≥ 1). */
+    add(numerator, denominator) {
+        if (numerator === 0)
+            return;
+        this.byDenominator.set(denominator, (this.byDenominator.get(denominator) ?? 0) + numerator);
+    }
+    /** Adds task i's d = pass_a/K*_a − pass_b/K*_b (both models must have K* ≥ 1 there). */
+    addDifference(a, b, infra) {
+        this.add(a.pass, effectiveAttempts(a, infra));
+        this.add(-b.pass, effectiveAttempts(b, infra));
+    }
+    /** The sum over the least common denominator: numerator and denominator as BigInt. */
+    fraction() {
+        const gcd = (x, y) => {
+            while (y !== 0n)
+                [x, y] = [y, x % y];
+            return x;
+        };
+        let denominator = 1n;
+        for (const [k, n] of this.byDenominator) {
+            if (n === 0)
+                continue;
+            const big = BigInt(k);
+            denominator = (denominator / gcd(denominator, big)) * big;
+        }
+        let numerator = 0n;
+        for (const [k, n] of this.byDenominator)
+            if (n !== 0)
+                numerator += BigInt(n) * (denominator / BigInt(k));
+        return { numerator, denominator };
+    }
+    /** −1, 0 or +1: the sum's exact sign. */
+    sign() {
+        const { numerator } = this.fraction();
+        return numerator === 0n ? 0 : numerator > 0n ? 1 : -1;
+    }
+    /** The sum as a number: exactly 0 when it is 0, of the exact sign otherwise. */
+    value() {
+        const { numerator, denominator } = this.fraction();
+        if (numerator === 0n)
+            return 0;
+        // Both fit a double's range (denominator ≤ lcm of the attempt counts); the quotient keeps the sign.
+        return Number(numerator) / Number(denominator);
+    }
+}
+/**
+ * A ratio Σ d / count computed in floating point, made exact near 0: exactly 0 when the exact sum
+ * is 0; the exact sum's value over `count` when the floating-point sign is wrong; else unchanged.
+ * `exact` builds the exact sum (called only near 0).
+ */
+function exactNearZero(value, count, exact) {
+    if (value === null || !(Math.abs(value) <= NEAR_ZERO))
+        return value;
+    const sum = exact();
+    const sign = sum.sign();
+    if (sign === 0)
+        return 0;
+    if (Math.sign(value) === sign)
+        return value;
+    return sum.value() / count;
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/margin.ts
+
+
+
+
+
+
+
+
+/**
+ * By the columns' count arrays, the candidate's then the baseline's (both shared by every label
+ * overlay of one dataset: withLabels; a rank pairs one model's array with several others'), then
+ * by infra policy. evaluate() runs analyseMargin for the dataset, for fragility's verification
+ * and for each review revision: the counts are read once, not at each.
+ */
+const pairsByCounts = new WeakMap();
+function taskPairs(columns, infra) {
+    let byBaseline = pairsByCounts.get(columns.candidate);
+    if (byBaseline === undefined) {
+        byBaseline = new WeakMap();
+        pairsByCounts.set(columns.candidate, byBaseline);
+    }
+    let byInfra = byBaseline.get(columns.baseline);
+    if (byInfra === undefined) {
+        byInfra = new Map();
+        byBaseline.set(columns.baseline, byInfra);
+    }
+    const known = byInfra.get(infra);
+    if (known !== undefined && known.d.length === columns.validity.length)
+        return known;
+    const n = columns.validity.length;
+    const d = new Float64Array(n);
+    const rerun = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+        const a = columns.candidate[i];
+        const b = columns.baseline[i];
+        const ka = effectiveAttempts(a, infra);
+        const kb = effectiveAttempts(b, infra);
+        if (a === undefined || b === undefined || ka === 0 || kb === 0) {
+            d[i] = Number.NaN;
+            rerun[i] = Number.NaN;
+            continue;
+        }
+        const ma = a.pass / ka;
+        const mb = b.pass / kb;
+        d[i] = ma - mb;
+        const va = scoreRerunVariance(ma, ka);
+        const vb = scoreRerunVariance(mb, kb);
+        rerun[i] = va === null || vb === null ? Number.NaN : va + vb;
+    }
+    const pairs = { d, rerun };
+    byInfra.set(infra, pairs);
+    return pairs;
+}
+/**
+ * dₜ = m_candidate − m_baseline of every task, NaN where a model has K* = 0 (not a task of C);
+ * labels do not enter. Shared, never modify it.
+ */
+function taskDifferences(columns, infra) {
+    return taskPairs(columns, infra).d;
+}
+/**
+ * Compute the comparison. With `validity_bound: pessimistic` every task of U joins with d = −1
+ * (lower) resp. +1 (upper), so S_L = S_H = U and the SEs are taken over V ∪ U with those
+ * replaced values. With `standard_error: clustered` every task of C must carry a `cluster`; if any
+ * lacks one the SEs (and so LCB/UCB) are null rather than guessed — the caller reports it.
+ * LCB/UCB are null when N_v = 0 (no anchor for the margin) or the SE is undefined. `columns`
+ * (default: the dataset's own) may carry other labels for the same tasks.
+ */
+function analyseMargin(dataset, opts, columns = taskColumns(dataset)) {
+    const validity = columns.validity;
+    const n = validity.length;
+    const infra = opts.infra;
+    const clustered = opts.margin.standard_error === "clustered";
+    const correction = opts.margin.cluster_correction;
+    const validD = new Float64Array(n);
+    // (Typed, at most one a task: pushed onto arrays, these were most of an evaluation's garbage.)
+    const validTask = new Int32Array(n);
+    const unresolvedD = new Float64Array(n);
+    let dCount = 0;
+    const unresolvedTaskIndices = [];
+    let universe = 0;
+    let broken = 0;
+    let disputed = 0;
+    let unreviewed = 0;
+    let nv = 0;
+    let validSum = 0;
+    let rerunOk = true;
+    const rerunTerms = new Float64Array(n);
+    // Clusters numbered in order of first appearance among the common tasks (g below counts them).
+    const clusterNumber = new Int32Array(columns.clusterCount).fill(-1);
+    let g = 0;
+    const clusterOfTask = new Int32Array(n).fill(-1);
+    let withoutCluster = 0;
+    const pairs = taskPairs(columns, infra);
+    for (let i = 0; i < n; i++) {
+        const label = validity[i];
+        if (label === BROKEN_CODE) {
+            broken++;
+            continue;
+        }
+        universe++;
+        const d = pairs.d[i];
+        // (NaN: not a task of C.)
+        if (d !== d)
+            continue;
+        {
+            const k = columns.cluster[i];
+            if (k < 0)
+                withoutCluster++;
+            else {
+                let c = clusterNumber[k];
+                if (c < 0) {
+                    c = g++;
+                    clusterNumber[k] = c;
+                }
+                clusterOfTask[i] = c;
+            }
+        }
+        if (label === VALID_CODE) {
+            validD[nv] = d;
+            validTask[nv] = i;
+            validSum += d;
+            const rerun = pairs.rerun[i];
+            if (rerun !== rerun)
+                rerunOk = false;
+            else
+                rerunTerms[nv] = rerun;
+            nv++;
+        }
+        else {
+            if (label === DISPUTED_CODE)
+                disputed++;
+            else
+                unreviewed++;
+            unresolvedD[dCount++] = d;
+            unresolvedTaskIndices.push(i);
+        }
+    }
+    const uD = unresolvedD.slice(0, dCount);
+    const vD = validD.subarray(0, nv);
+    let marginLower;
+    let marginUpper;
+    let lowerSet;
+    let upperSet;
+    // Values of the tasks of S_L / S_H as they enter the SE (pessimistic: replaced by ∓1).
+    let lowerValues;
+    let upperValues;
+    if (opts.margin.validity_bound === "exact") {
+        const bounds = exactRatioBounds(validSum, nv, uD);
+        marginLower = bounds.lower;
+        marginUpper = bounds.upper;
+        lowerSet = bounds.lowerSet;
+        upperSet = bounds.upperSet;
+        lowerValues = Float64Array.from(lowerSet, (j) => uD[j]);
+        upperValues = Float64Array.from(upperSet, (j) => uD[j]);
+    }
+    else {
+        const bounds = pessimisticBounds(validSum, nv, dCount, -1, 1);
+        marginLower = bounds.lower;
+        marginUpper = bounds.upper;
+        const all = Array.from({ length: dCount }, (_, j) => j);
+        lowerSet = all;
+        upperSet = all;
+        lowerValues = new Float64Array(dCount).fill(-1);
+        upperValues = new Float64Array(dCount).fill(1);
+    }
+    // Counts are integers: a bound (or the margin) at 0 is exactly 0, not −1.85e-17 (exact-sum.ts).
+    const exact = exactFigures(columns, infra, validTask.subarray(0, nv), unresolvedTaskIndices);
+    const pessimistic = opts.margin.validity_bound === "pessimistic";
+    marginLower = exact.ratio(marginLower, pessimistic ? [] : lowerSet, pessimistic ? -dCount : 0);
+    marginUpper = exact.ratio(marginUpper, pessimistic ? [] : upperSet, pessimistic ? dCount : 0);
+    const concat = (extra) => {
+        const out = new Float64Array(nv + extra.length);
+        out.set(vD, 0);
+        out.set(extra, nv);
+        return out;
+    };
+    const clustersOf = (set) => {
+        const out = new Int32Array(nv + set.length);
+        for (let j = 0; j < nv; j++)
+            out[j] = clusterOfTask[validTask[j]];
+        for (let j = 0; j < set.length; j++) {
+            out[nv + j] = clusterOfTask[unresolvedTaskIndices[set[j]]];
+        }
+        return out;
+    };
+    const everyClustered = withoutCluster === 0 && nv + dCount > 0;
+    const sePairedValid = pairedStandardError(vD);
+    const cr2Valid = everyClustered ? clusteredStandardError(vD, clustersOf([]), g, "cr2") : null;
+    let seValid;
+    let seLower;
+    let seUpper;
+    let nuValid;
+    let nuLower;
+    let nuUpper;
+    let clusters = null;
+    let largestClusterShare = null;
+    if (!clustered) {
+        const lowerAll = concat(lowerValues);
+        const upperAll = concat(upperValues);
+        seValid = sePairedValid;
+        seLower = pairedStandardError(lowerAll);
+        seUpper = pairedStandardError(upperAll);
+        nuValid = seValid === null ? null : nv - 1;
+        nuLower = seLower === null ? null : lowerAll.length - 1;
+        nuUpper = seUpper === null ? null : upperAll.length - 1;
+    }
+    else if (everyClustered) {
+        const v = correction === "cr2" && cr2Valid !== null
+            ? cr2Valid
+            : clusteredStandardError(vD, clustersOf([]), g, correction);
+        const lo = clusteredStandardError(concat(lowerValues), clustersOf(lowerSet), g, correction);
+        const hi = clusteredStandardError(concat(upperValues), clustersOf(upperSet), g, correction);
+        clusters = v.clusters;
+        largestClusterShare = v.largestShare;
+        seValid = v.se;
+        seLower = lo.se;
+        seUpper = hi.se;
+        nuValid = v.nu;
+        nuLower = lo.nu;
+        nuUpper = hi.nu;
+    }
+    else {
+        const seen = new Set();
+        for (let j = 0; j < nv; j++) {
+            const c = clusterOfTask[validTask[j]];
+            if (c >= 0)
+                seen.add(c);
+        }
+        clusters = seen.size;
+        seValid = seLower = seUpper = null;
+        nuValid = nuLower = nuUpper = null;
+    }
+    const seRerun = rerunOk && nv > 0 ? rerunStandardError(rerunTerms.subarray(0, nv)) : null;
+    const confidence = opts.margin.confidence;
+    const z = normalQuantile(confidence);
+    const kind = opts.margin.quantile;
+    const quantileOf = quantileFunction(opts.margin);
+    const q = (nu) => (nu === null ? null : quantileOf(nu));
+    const qValid = q(nuValid);
+    const qLower = q(nuLower);
+    const qUpper = q(nuUpper);
+    const margin = exact.ratio(nv > 0 ? validSum / nv : null, [], 0);
+    let lcb = margin !== null && marginLower !== null && seLower !== null && qLower !== null
+        ? marginLower - qLower * seLower
+        : null;
+    let ucb = margin !== null && marginUpper !== null && seUpper !== null && qUpper !== null
+        ? marginUpper + qUpper * seUpper
+        : null;
+    let lcbKind = opts.margin.validity_bound === "pessimistic" ? "pessimistic" : null;
+    let ucbKind = lcbKind;
+    let lcbSet = null;
+    let ucbSet = null;
+    let marginAtLcb = lcb === null ? null : marginLower;
+    let marginAtUcb = ucb === null ? null : marginUpper;
+    let lower = null;
+    let upper = null;
+    if (opts.margin.validity_bound === "exact" &&
+        margin !== null &&
+        marginLower !== null &&
+        marginUpper !== null &&
+        seValid !== null) {
+        // The bound over every resolution (SPEC §3 revision 2).
+        let validSq = 0;
+        for (let j = 0; j < nv; j++)
+            validSq += vD[j] ** 2;
+        const sums = { n: nv, sum: validSum, sumSq: validSq };
+        const single = uD.every((x) => x === -1 || x === 0 || x === 1);
+        const exact = !clustered && single
+            ? exactUnionBounds(sums, {
+                minus: uD.filter((x) => x === -1).length,
+                zero: uD.filter((x) => x === 0).length,
+                plus: uD.filter((x) => x === 1).length,
+            }, quantileOf)
+            : null;
+        let kind = "exact";
+        if (exact !== null) {
+            lower = exact.lower;
+            upper = exact.upper;
+            lcbSet = attainingSet(uD, exact.lower);
+            ucbSet = attainingSet(uD, exact.upper);
+            // Δ(S) = (Σ_V d + Σ_S d)/(N_v + |S|), single-attempt d ∈ {−1, 0, +1}.
+            const at = (b) => (validSum + b.plus - b.minus) / (nv + b.minus + b.zero + b.plus);
+            marginAtLcb = at(exact.lower);
+            marginAtUcb = at(exact.upper);
+        }
+        else {
+            kind = "conservative";
+            const [uValues, uCounts] = valueCounts(uD);
+            const r = clustered
+                ? conservativeClusteredBounds(sums, clusterSums(vD, clustersOf([]), uD, clustersOf(Array.from(uD, (_, j) => j)).subarray(nv), g), marginLower, marginUpper, correction, quantileOf)
+                : conservativePairedBounds(sums, uValues, uCounts, marginLower, marginUpper, quantileOf);
+            lower = r?.lower ?? null;
+            upper = r?.upper ?? null;
+            marginAtLcb = marginLower;
+            marginAtUcb = marginUpper;
+        }
+        lcb = lower?.value ?? null;
+        ucb = upper?.value ?? null;
+        seLower = lower?.se ?? null;
+        seUpper = upper?.se ?? null;
+        nuLower = lower?.nu ?? null;
+        nuUpper = upper?.nu ?? null;
+        lcbKind = lower === null ? null : kind;
+        ucbKind = upper === null ? null : kind;
+    }
+    else if (opts.margin.validity_bound === "exact") {
+        // No SE on V: the resolution that breaks every open task has no bound, so none holds at all.
+        lcb = ucb = null;
+    }
+    const qLowerOut = lower !== null ? lower.q : opts.margin.validity_bound === "exact" ? null : qLower;
+    const qUpperOut = upper !== null ? upper.q : opts.margin.validity_bound === "exact" ? null : qUpper;
+    if (lcb === null)
+        lcbKind = marginAtLcb = null;
+    if (ucb === null)
+        ucbKind = marginAtUcb = null;
+    return {
+        universeTasks: universe,
+        brokenTasks: broken,
+        commonTasks: nv + dCount,
+        commonValidTasks: nv,
+        unresolvedTasks: dCount,
+        disputedTasks: disputed,
+        unreviewedTasks: unreviewed,
+        disputedFraction: nv + dCount > 0 ? dCount / (nv + dCount) : null,
+        margin,
+        marginLower,
+        marginUpper,
+        validitySensitivity: margin !== null && marginLower !== null ? margin - marginLower : null,
+        validitySensitivityUpside: margin !== null && marginUpper !== null ? marginUpper - margin : null,
+        seValid,
+        seLower,
+        seUpper,
+        seRerun,
+        nuValid,
+        nuLower,
+        nuUpper,
+        quantile: kind,
+        qValid,
+        qLower: qLowerOut,
+        qUpper: qUpperOut,
+        clusters,
+        largestClusterShare,
+        tasksWithoutCluster: clustered ? withoutCluster : 0,
+        sePairedValid,
+        seCr2Valid: cr2Valid?.se ?? null,
+        z,
+        lcb,
+        ucb,
+        marginAtLcb,
+        marginAtUcb,
+        lcbKind,
+        ucbKind,
+        lcbSet,
+        ucbSet,
+        unresolvedTaskIndices,
+        unresolvedD: uD,
+        lowerSet,
+        upperSet,
+    };
+}
+/**
+ * A ratio over V ∪ S (S: positions in U) plus `extra` (the pessimistic bound's ∓|U|), computed in
+ * floating point, made exact near 0 from the counts (exact-sum.ts): the divisor is |V| + |S| + 0.
+ */
+function exactFigures(columns, infra, valid, unresolved) {
+    return {
+        ratio: (value, open, extra) => exactNearZero(value, valid.length + (extra === 0 ? open.length : Math.abs(extra)), () => {
+            const s = new ExactSum();
+            const add = (i) => {
+                s.addDifference(columns.candidate[i], columns.baseline[i], infra);
+            };
+            for (const i of valid)
+                add(i);
+            for (const j of open)
+                add(unresolved[j]);
+            s.add(extra, 1);
+            return s;
+        }),
+    };
+}
+/** The positions in U of the attaining set: the first `minus` tasks with d = −1, etc. (dataset order). */
+function attainingSet(uD, b) {
+    const left = new Map([
+        [-1, b.minus],
+        [0, b.zero],
+        [1, b.plus],
+    ]);
+    const out = [];
+    for (const value of [-1, 0, 1]) {
+        for (let j = 0; j < uD.length; j++) {
+            if (uD[j] !== value)
+                continue;
+            const l = left.get(value);
+            if (l === 0)
+                break;
+            out.push(j);
+            left.set(value, l - 1);
+        }
+    }
+    return out;
+}
+/** Distinct values of U and how many tasks have each. */
+function valueCounts(uD) {
+    const m = new Map();
+    for (const x of uD)
+        m.set(x, (m.get(x) ?? 0) + 1);
+    return [Float64Array.from(m.keys()), Float64Array.from(m.values())];
+}
+/** Per-cluster sums of V and the (cluster, value) kinds of U, for the conservative clustered bound. */
+function clusterSums(vD, vc, uD, uc, g) {
+    const validSize = new Float64Array(g);
+    const validSum = new Float64Array(g);
+    for (let j = 0; j < vD.length; j++) {
+        const c = vc[j];
+        validSize[c] = validSize[c] + 1;
+        validSum[c] = validSum[c] + vD[j];
+    }
+    return {
+        validSize,
+        validSum,
+        openCluster: uc,
+        openValue: uD,
+        openCount: new Float64Array(uD.length).fill(1),
+        clusterCount: g,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/planning.ts
+/**
+ * Planning figures (SPEC §3 revision 2): printed next to the verdict, never used to decide it.
+ *
+ * - Minimum detectable effect MDE = (q + z_power)·SE(V), z_power = Φ⁻¹(power): the true margin
+ *   above δ₀ that a set of this size and per-task variance would detect (LCB > δ₀) with that
+ *   probability. q is the quantile on V (q_valid: t with ν of SE(V), or z).
+ * - Common valid tasks needed, n* = ⌈(q·s_d / (Δ̂ − δ₀))²⌉, s_d the per-task SD of d on V: how
+ *   many common valid tasks would clear δ₀ if the observed margin and per-task variance held.
+ *   Only for an unresolved verdict held back by the margin (LCB ≤ δ₀) with Δ̂ > δ₀. The q is the
+ *   one on V (with t it would be a little smaller at n*; the figure is a plan, not a promise).
+ */
+
+function minimumDetectableEffect(q, power, se) {
+    if (q === null || se === null)
+        return null;
+    return (q + normalQuantile(power)) * se;
+}
+/** ⌈(q·s_d/(Δ̂ − δ₀))²⌉, null unless Δ̂ > δ₀ and q, s_d are defined; at least 2 (an SE needs 2 tasks). */
+function tasksNeeded(q, sd, margin, delta0) {
+    if (q === null || sd === null || margin === null || !(margin > delta0))
+        return null;
+    const n = Math.ceil(((q * sd) / (margin - delta0)) ** 2);
+    return Number.isFinite(n) ? Math.max(2, n) : null;
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/model-figures.ts
+
+
+
+/**
+ * Scores from the valid tasks' sum and count and the unresolved tasks' scores:
+ * valid-only Σ_V m / N_v, all-attempted (Σ_V m + Σ_U m)/(N_v + D), the exact interval (sort and
+ * scan, SPEC §2) and the pessimistic one [Σ_V m/(N_v+D), (Σ_V m + D)/(N_v+D)].
+ */
+function scoreFigures(validSum, validCount, unresolved) {
+    const d = unresolved.length;
+    let uSum = 0;
+    for (let i = 0; i < d; i++)
+        uSum += unresolved[i];
+    const exact = exactRatioBounds(validSum, validCount, unresolved, false);
+    const pess = pessimisticBounds(validSum, validCount, d, 0, 1);
+    return {
+        valid_only_score: validCount > 0 ? validSum / validCount : null,
+        all_attempted_score: validCount + d > 0 ? (validSum + uSum) / (validCount + d) : null,
+        interval_exact: exact.lower !== null && exact.upper !== null ? [exact.lower, exact.upper] : null,
+        interval_pessimistic: pess.lower !== null && pess.upper !== null ? [pess.lower, pess.upper] : null,
+    };
+}
+/** Bits of SideTasks.flags. */
+const HAS_ATTEMPT = 1;
+const LOST_TO_INFRA = 2;
+/** The other model has K* ≥ 1 too (the task is in C when not broken). */
+const COMMON = 4;
+/**
+ * By the model's count array (shared by every label overlay of one dataset: withLabels), then by
+ * infra policy: each evaluation of the dataset (its own, fragility's verification, each review
+ * revision) reads the counts' scores once, not at each.
+ */
+const sideTasksByCounts = new WeakMap();
+function sideTasks(columns, side, infra) {
+    const own = columns[side];
+    const others = columns[side === "baseline" ? "candidate" : "baseline"];
+    let byInfra = sideTasksByCounts.get(own);
+    if (byInfra === undefined) {
+        byInfra = new Map();
+        sideTasksByCounts.set(own, byInfra);
+    }
+    const known = byInfra.get(infra);
+    if (known !== undefined && known.score.length === columns.validity.length)
+        return known;
+    const n = columns.validity.length;
+    const score = new Float64Array(n);
+    const flags = new Uint8Array(n);
+    let pass = 0;
+    let fail = 0;
+    let infraError = 0;
+    let missing = 0;
+    for (let i = 0; i < n; i++) {
+        const c = own[i];
+        if (c !== undefined) {
+            pass += c.pass;
+            fail += c.fail;
+            infraError += c.infra_error;
+            missing += c.missing;
+        }
+        const k = effectiveAttempts(c, infra);
+        flags[i] =
+            (hasAttempt(c) ? HAS_ATTEMPT : 0) |
+                (isLostToInfra(c) ? LOST_TO_INFRA : 0) |
+                (effectiveAttempts(others[i], infra) > 0 ? COMMON : 0);
+        score[i] = c === undefined || k === 0 ? Number.NaN : c.pass / k;
+    }
+    const safe = Number.isSafeInteger(pass + fail + infraError + missing);
+    const tasks = { score, flags, totals: safe ? { pass, fail, infra: infraError, missing } : undefined };
+    byInfra.set(infra, tasks);
+    return tasks;
+}
+/**
+ * The figures of one model. Row counts (attempts, passes, fails, infra_errors, missing_attempts)
+ * are the model's attempt rows on the universe T (non-broken tasks), as read: under
+ * `count_as_fail` infra errors stay counted as infra errors here (only K* and the scores treat
+ * them as fails). `attempts` counts every row, `missing` results included.
+ * attempted_tasks = tasks of T with K* ≥ 1. The common set C needs K* ≥ 1 for both models.
+ * `columns` (default: the dataset's own) may carry other labels for the same tasks.
+ */
+function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
+    const summary = dataset[side];
+    let universe = 0;
+    let passes = 0;
+    let fails = 0;
+    let infraErrors = 0;
+    let missingAttempts = 0;
+    let attempted = 0;
+    let missingTasks = 0;
+    let lostTasks = 0;
+    let ownValidSum = 0;
+    let ownValidCount = 0;
+    let commonValidSum = 0;
+    let commonValidCount = 0;
+    const validity = columns.validity;
+    // The unresolved tasks' scores, at most one a task (typed: pushed onto arrays they were ~150 MB
+    // of garbage at 10⁶ tasks over the review revisions, where most tasks are unreviewed early on).
+    const ownUnresolved = new Float64Array(validity.length);
+    const commonUnresolved = new Float64Array(validity.length);
+    let ownCount = 0;
+    let commonCount = 0;
+    const own = columns[side];
+    const { score, flags, totals } = sideTasks(columns, side, infra);
+    if (totals !== undefined) {
+        passes = totals.pass;
+        fails = totals.fail;
+        infraErrors = totals.infra;
+        missingAttempts = totals.missing;
+    }
+    for (let i = 0; i < validity.length; i++) {
+        const label = validity[i];
+        if (label === BROKEN_CODE) {
+            const c = totals === undefined ? undefined : own[i];
+            if (c !== undefined) {
+                passes -= c.pass;
+                fails -= c.fail;
+                infraErrors -= c.infra_error;
+                missingAttempts -= c.missing;
+            }
+            continue;
+        }
+        universe++;
+        const c = totals === undefined ? own[i] : undefined;
+        if (c !== undefined) {
+            passes += c.pass;
+            fails += c.fail;
+            infraErrors += c.infra_error;
+            missingAttempts += c.missing;
+        }
+        const f = flags[i];
+        if ((f & HAS_ATTEMPT) === 0)
+            missingTasks++;
+        if ((f & LOST_TO_INFRA) !== 0)
+            lostTasks++;
+        const m = score[i];
+        // (NaN: not attempted by this model.)
+        if (m !== m)
+            continue;
+        attempted++;
+        const common = (f & COMMON) !== 0;
+        if (label === VALID_CODE) {
+            ownValidSum += m;
+            ownValidCount++;
+            if (common) {
+                commonValidSum += m;
+                commonValidCount++;
+            }
+        }
+        else {
+            ownUnresolved[ownCount++] = m;
+            if (common)
+                commonUnresolved[commonCount++] = m;
+        }
+    }
+    const rateDenominator = passes + fails + infraErrors;
+    return {
+        config: summary.config,
+        harness_revisions: [...summary.harnessRevisions],
+        dataset_revisions: [...summary.datasetRevisions],
+        attempts: passes + fails + infraErrors + missingAttempts,
+        passes,
+        fails,
+        infra_errors: infraErrors,
+        missing_attempts: missingAttempts,
+        duplicate_rows: summary.duplicateRows,
+        attempted_tasks: attempted,
+        missing_tasks: missingTasks,
+        lost_to_infra_tasks: lostTasks,
+        infra_error_rate: rateDenominator > 0 ? infraErrors / rateDenominator : null,
+        missing_fraction: universe > 0 ? missingTasks / universe : null,
+        ...scoreFigures(ownValidSum, ownValidCount, ownUnresolved.subarray(0, ownCount)),
+        common: scoreFigures(commonValidSum, commonValidCount, commonUnresolved.subarray(0, commonCount)),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/task-universe.ts
+const cache = new WeakMap();
+/**
+ * The split, when the revisions only one side has hold task ids the other side has under its own
+ * revisions, and at least one of them is the hash of its own task ids; else null (the same
+ * revisions on both sides, ids that do not overlap, or revisions given by name).
+ */
+function separateTaskUniverses(dataset) {
+    const known = cache.get(dataset);
+    if (known !== undefined)
+        return known;
+    const result = findSplit(dataset);
+    cache.set(dataset, result);
+    return result;
+}
+function findSplit(dataset) {
+    const b = dataset.baseline.datasetRevisions;
+    const c = dataset.candidate.datasetRevisions;
+    const onlyB = new Set(b.filter((r) => !c.includes(r)));
+    const onlyC = new Set(c.filter((r) => !b.includes(r)));
+    if (onlyB.size === 0 || onlyC.size === 0)
+        return null;
+    const idsByRevision = new Map();
+    const tasks = dataset.tasks;
+    for (let i = 0; i < tasks.length; i++) {
+        const r = tasks.datasetRevision(i);
+        if (!onlyB.has(r) && !onlyC.has(r))
+            continue;
+        let ids = idsByRevision.get(r);
+        if (ids === undefined)
+            idsByRevision.set(r, (ids = []));
+        ids.push(tasks.taskId(i));
+    }
+    const idsOf = (revisions) => new Set([...revisions].flatMap((r) => idsByRevision.get(r) ?? []));
+    const idsB = idsOf(onlyB);
+    const idsC = idsOf(onlyC);
+    let shared = 0;
+    for (const id of idsB)
+        if (idsC.has(id))
+            shared++;
+    if (shared === 0)
+        return null;
+    // The reader found which revisions are the hash of their own ids (src/read/derived-revisions.ts).
+    const hashed = new Set(dataset.idDerivedRevisions ?? []);
+    const derived = [...onlyB, ...onlyC].filter((r) => hashed.has(r));
+    if (derived.length === 0)
+        return null;
+    return {
+        baseline: { revisions: [...onlyB], taskIds: idsB.size },
+        candidate: { revisions: [...onlyC], taskIds: idsC.size },
+        sharedTaskIds: shared,
+        derivedRevisions: derived,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/checks.ts
+
+
+
+
+/**
+ * Smallest integer x in [0, limit] with f(x) satisfying t, for f monotone in x, searched within
+ * a few steps of `estimate` (the caller's closed-form solution; the search absorbs rounding and the
+ * strict/non-strict operator). null when no x near the estimate satisfies it.
+ */
+function smallestSatisfying(t, f, estimate, limit) {
+    const ok = (y) => {
+        const v = f(y);
+        return v !== null && satisfies(v, t);
+    };
+    if (!Number.isFinite(estimate))
+        return null;
+    let x = Math.max(0, Math.min(limit, Math.floor(estimate) - 2));
+    for (let back = 0; back < 16 && x > 0 && ok(x - 1); back++)
+        x--;
+    for (let step = 0; step < 16 && x <= limit; step++, x++)
+        if (ok(x))
+            return x;
+    return null;
+}
+/**
+ * Why no task is common when each file brought its own task universe (see task-universe.ts), as a
+ * pointer: the dataset-revision check says the why and the fix (re-import with one --tasks list)
+ * in full, once.
+ */
+function oneTaskListFix(split) {
+    return (`${words_plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results ` +
+        `under two dataset revisions, so none is common: see Same dataset revisions`);
+}
+/**
+ * The common valid tasks' detail when both models share tasks but none is labelled valid: the
+ * usual case of leaderboard runs imported without reviews. Says so, and how to add labels.
+ */
+function noValidLabelDetail(a, t, revisions) {
+    const open = a.unresolvedTasks;
+    const labels = a.disputedTasks === 0
+        ? `all ${words_plural(open, "common task")} ${open === 1 ? "is" : "are"} unreviewed: the results carry no validity labels`
+        : `the ${words_plural(open, "common task")} ${open === 1 ? "is" : "are"} open (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed)`;
+    return (`No common task is labelled valid — ${labels}, and the policy needs ${t.text} common valid tasks. ` +
+        `Add labels with a reviews file (--reviews; the action's reviews input): ` +
+        `\`model-gate import verified-annotations\` for SWE-bench Verified, or \`model-gate import reviews-csv\` for your own sheet, ` +
+        `given the results' --dataset-revision (${shownList(revisions)}) or the same --tasks list, so that the labels apply to these tasks.`);
+}
+function commonValidCheck(a, t, split, revisions) {
+    const nv = a.commonValidTasks;
+    const passed = satisfies(nv, t);
+    if (!passed && nv === 0 && a.unresolvedTasks > 0 && split === null) {
+        return {
+            id: "common_valid_tasks",
+            observed: nv,
+            threshold: t.text,
+            passed,
+            kind: "evidence",
+            detail: noValidLabelDetail(a, t, revisions),
+        };
+    }
+    let detail = `${words_plural(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
+    if (!passed && split !== null) {
+        detail += ` — ${oneTaskListFix(split)}`;
+    }
+    else if (!passed) {
+        const more = t.op === ">=" || t.op === ">"
+            ? smallestSatisfying(t, (x) => nv + x, t.value - nv, Number.MAX_SAFE_INTEGER)
+            : null;
+        detail +=
+            more !== null
+                ? ` — ${words_plural(more, "more common valid task")} (run by both models, or resolved as valid) would satisfy it`
+                : " — the count cannot satisfy this threshold by adding tasks";
+    }
+    return {
+        id: "common_valid_tasks",
+        observed: nv,
+        threshold: t.text,
+        passed,
+        kind: "evidence",
+        detail: `${detail}.`,
+    };
+}
+/**
+ * The fewest attempts without an infra error whose addition brings the rate I / (A + x) within a
+ * maximum threshold, or null when none can: a minimum, or a maximum no added attempt reaches
+ * (0 with I > 0). Exact: the closed form, then checked against `satisfies` around it.
+ */
+function cleanAttemptsNeeded(infraErrors, attempts, t) {
+    if (t.op !== "<" && t.op !== "<=")
+        return null;
+    if (satisfies(infraErrors / attempts, t))
+        return 0;
+    if (t.value <= 0)
+        return null;
+    const limit = Math.ceil(infraErrors / t.value) + 2;
+    return smallestSatisfying(t, (x) => infraErrors / (attempts + x), infraErrors / t.value - attempts, limit);
+}
+/**
+ * What would bring a failing infra error rate within the threshold, as a clause (docs/spec.md
+ * §4.3, "what would resolve it"). Attempts are only appended, so the rate falls only as attempts
+ * without an infra error are added. Advice is feasible when it asks for at most as many new
+ * attempts as the model has made (one more run of the benchmark as large as this one); past
+ * that no count is given, and the clause says why nothing re-run can fix it.
+ */
+function infraRemedy(side, infraErrors, attempts, t) {
+    const x = cleanAttemptsNeeded(infraErrors, attempts, t);
+    if (t.op !== "<" && t.op !== "<=") {
+        return " — adding attempts only lowers the rate, so this threshold (a minimum) cannot be met by re-running";
+    }
+    if (x !== null && x <= infraErrors) {
+        return ` — re-running ${x} of the ${words_plural(infraErrors, "attempt")} that ended in an infra error, without one, would satisfy it`;
+    }
+    if (x !== null && x <= attempts) {
+        const retried = infraErrors / (attempts + infraErrors);
+        return (` — ${words_plural(x, "more attempt")} without an infra error would satisfy it (on a fixed harness, e.g. re-running part of the benchmark); ` +
+            `re-running only the ${words_plural(infraErrors, "attempt")} that ended in an infra error would leave it at ${pct(retried)}`);
+    }
+    const twice = infraErrors / (2 * attempts);
+    return (` — no re-run can satisfy it: attempts are only appended, so the ${words_plural(infraErrors, "infra error")} stay and the rate falls only as attempts without one are added, ` +
+        `and even a second run as large as this one (${words_plural(attempts, "more attempt")}) without a single infra error would leave it at ${pct(twice)}. ` +
+        `Fix the infrastructure and run the benchmark again for the ${side}`);
+}
+function infraRateCheck(side, m, t) {
+    const id = side === "baseline" ? "infra_error_rate_baseline" : "infra_error_rate_candidate";
+    const rate = m.infra_error_rate;
+    const denom = m.passes + m.fails + m.infra_errors;
+    if (rate === null) {
+        return {
+            id,
+            observed: null,
+            threshold: t.text,
+            passed: false,
+            kind: "evidence",
+            detail: `The ${side} has no pass, fail or infra_error attempt on the non-broken tasks, so its infra error rate is undefined — run it on the task set.`,
+        };
+    }
+    const passed = satisfies(rate, t);
+    let detail = `The ${side} had ${words_plural(m.infra_errors, "infra error")} in ${words_plural(denom, "attempt")} (${pct(rate)}); the policy needs ${t.text}`;
+    if (!passed)
+        detail += infraRemedy(side, m.infra_errors, denom, t);
+    return { id, observed: rate, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
+}
+function disputedCheck(a, t, split) {
+    const phi = a.disputedFraction;
+    const d = a.unresolvedTasks;
+    const nv = a.commonValidTasks;
+    if (phi === null) {
+        return {
+            id: "disputed_fraction",
+            observed: null,
+            threshold: t.text,
+            passed: false,
+            kind: "evidence",
+            detail: `No task was attempted by both models, so the disputed fraction is undefined — ${split === null ? "run both models on the same tasks" : "see Same dataset revisions"}.`,
+        };
+    }
+    const passed = satisfies(phi, t);
+    let detail = `${d} of ${words_plural(nv + d, "common task")} are disputed or unreviewed (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed; ${pct(phi)}); the policy needs ${t.text}`;
+    if (!passed && nv === 0) {
+        // Nothing is labelled valid: the common valid tasks' check says how to add labels, once.
+        detail += " — label them (see Common valid tasks)";
+    }
+    else if (!passed) {
+        // Worst case for the fraction: every reviewed task turns out broken and leaves C.
+        const r = smallestSatisfying(t, (x) => (nv + d - x > 0 ? (d - x) / (nv + d - x) : null), t.value < 1 ? d - (t.value * nv) / (1 - t.value) : 0, d);
+        detail +=
+            r !== null
+                ? ` — reviewing ${r} of the ${words_plural(d, "disputed/unreviewed task")} would satisfy it whatever their labels turn out to be`
+                : ` — review the ${words_plural(d, "disputed/unreviewed task")} (or add common valid tasks)`;
+    }
+    return {
+        id: "disputed_fraction",
+        observed: phi,
+        threshold: t.text,
+        passed,
+        kind: "evidence",
+        detail: `${detail}.`,
+    };
+}
+function missingCheck(side, m, universe, t, split) {
+    const id = side === "baseline" ? "missing_fraction_baseline" : "missing_fraction_candidate";
+    const f = m.missing_fraction;
+    if (f === null) {
+        return {
+            id,
+            observed: null,
+            threshold: t.text,
+            passed: false,
+            kind: "evidence",
+            detail: `There are no non-broken tasks, so the ${side}'s missing fraction is undefined.`,
+        };
+    }
+    const passed = satisfies(f, t);
+    let detail = `The ${side} has no pass, fail or infra_error attempt on ${m.missing_tasks} of ${words_plural(universe, "task")} (${pct(f)}); the policy needs ${t.text}`;
+    if (!passed && split !== null) {
+        // Every task under the other model's own revisions is missing for this one; `shared` of them
+        // are ids it has under its own revisions.
+        const own = Math.min(split.sharedTaskIds, m.missing_tasks);
+        detail +=
+            ` — ${own} of its ${words_plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision ` +
+                `(see Same dataset revisions); after that fix, run the ${side} on any task it still misses`;
+    }
+    else if (!passed) {
+        const x = t.op === "<" || t.op === "<="
+            ? smallestSatisfying(t, (y) => (m.missing_tasks - y) / universe, m.missing_tasks - t.value * universe, m.missing_tasks)
+            : null;
+        detail +=
+            x !== null
+                ? ` — running the ${side} on ${x} of its ${words_plural(m.missing_tasks, "missing task")} would satisfy it`
+                : ` — run the ${side} on its missing tasks`;
+    }
+    return { id, observed: f, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
+}
+/** Placeholder harness revisions of one model (docs/spec.md §4.2). */
+function placeholdersOf(revisions) {
+    return revisions.filter(isPlaceholderRevision);
+}
+/**
+ * What sets a real harness revision, as a clause. The importers write `unknown:<kind>`, so the
+ * kind names the command; any other placeholder came from the export itself.
+ */
+function importerKinds(placeholders) {
+    return [
+        ...new Set(placeholders
+            .map((p) => /^unknown:([a-z0-9][a-z0-9-]*)$/.exec(p)?.[1])
+            .filter((k) => k !== undefined)),
+    ];
+}
+function realRevisionRemedy(placeholders) {
+    const kinds = importerKinds(placeholders);
+    const how = kinds.length > 0
+        ? kinds.map((k) => `\`model-gate import ${k} … --harness-revision R\``).join(" / ")
+        : "the importer's `--harness-revision R`";
+    return `re-import with ${how} (R: the harness's commit or release), or write a real harness_revision on the export rows`;
+}
+function sideList(b, c) {
+    return `baseline: ${shownList(b)}; candidate: ${shownList(c)}`;
+}
+function sameHarnessCheck(dataset) {
+    const b = dataset.baseline.harnessRevisions;
+    const c = dataset.candidate.harnessRevisions;
+    const union = [...new Set([...b, ...c])].sort();
+    const placeholders = placeholdersOf(union);
+    const passed = union.length === 1 && placeholders.length === 0;
+    let detail;
+    if (passed)
+        detail = `Both models ran on harness revision ${shownValue(union[0] ?? "")}.`;
+    else if (placeholders.length > 0) {
+        // Said once: real_harness_revisions (always run) fails too and carries the why and the fix.
+        detail =
+            `A placeholder harness revision (${shownList(placeholders)}) cannot show that both models ran on one ` +
+                `harness; Real harness revisions says how to set real ones.`;
+    }
+    else {
+        detail = `The models ran on ${words_plural(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
+    }
+    return {
+        id: "same_harness",
+        observed: union.join(", "),
+        threshold: "one real revision",
+        passed,
+        kind: "evidence",
+        detail,
+    };
+}
+/**
+ * SPEC §4 "harness revisions that are real revisions": run whatever require_same_harness says,
+ * because a placeholder means the report cannot say which harness produced the results.
+ */
+function realHarnessCheck(dataset) {
+    const hb = dataset.baseline.harnessRevisions;
+    const hc = dataset.candidate.harnessRevisions;
+    const b = placeholdersOf(hb);
+    const c = placeholdersOf(hc);
+    const all = [...new Set([...b, ...c])].sort();
+    const passed = all.length === 0;
+    const who = b.length > 0 && c.length > 0 ? "Both models" : b.length > 0 ? "The baseline" : "The candidate";
+    const detail = passed
+        ? "Every harness revision of both models is a real revision (none is an `unknown:…` placeholder)."
+        : `${who} ran on the placeholder harness revision${all.length > 1 ? "s" : ""} ${shownList(all)} (${sideList(hb, hc)}): ` +
+            `a placeholder is a label saying no revision was known, so the report cannot say which harness produced the results — ${realRevisionRemedy(all)}.`;
+    return {
+        id: "real_harness_revisions",
+        observed: passed ? "all real" : all.join(", "),
+        threshold: "no placeholder",
+        passed,
+        kind: "evidence",
+        detail,
+    };
+}
+/**
+ * The dataset-revision check's detail when each file brought its own task universe: why no task
+ * is common, and the fix, re-import both with one task list (the importer named when the
+ * placeholder harness revisions tell it).
+ */
+function oneTaskListDetail(dataset, split) {
+    const kinds = importerKinds([...dataset.baseline.harnessRevisions, ...dataset.candidate.harnessRevisions]);
+    const how = kinds.length > 0
+        ? kinds.map((k) => `\`model-gate import ${k} FILE --tasks TASKS\``).join(" / ")
+        : "the importer's `--tasks TASKS`";
+    const side = (name, s) => `the ${name}'s ${words_plural(s.taskIds, "task id")} under ${shownList(s.revisions)}`;
+    const own = [...split.baseline.revisions, ...split.candidate.revisions];
+    const derived = split.derivedRevisions;
+    const hashed = derived.length === own.length
+        ? `${own.length === 2 ? "both are" : "each is"} the hash of ${own.length === 2 ? "their" : "its"} own task ids`
+        : `${shownList(derived)} ${derived.length === 1 ? "is" : "are"} the hash of ${derived.length === 1 ? "its" : "their"} own task ids`;
+    const n = split.sharedTaskIds;
+    return (`The dataset revisions differ (${side("baseline", split.baseline)}; ${side("candidate", split.candidate)}), ` +
+        `but ${words_plural(n, "task id")} ${n === 1 ? "is" : "are"} in both, and ${hashed}, as an importer computes the revision when no --tasks list is given: ` +
+        `each file brought its own task universe, so the same tasks count as different ones and none is common. ` +
+        `Re-import both files with one --tasks list (TASKS: the benchmark's task ids, one per line) — ${how} — so that both carry one dataset revision.`);
+}
+function datasetRevisionCheck(dataset, split) {
+    const b = dataset.baseline.datasetRevisions;
+    const c = dataset.candidate.datasetRevisions;
+    const bs = new Set(b);
+    const cs = new Set(c);
+    const equal = b.length === c.length && b.every((r) => cs.has(r));
+    const passed = equal && b.length > 0;
+    const observed = equal
+        ? b.join(", ")
+        : `baseline: ${b.join(", ") || "none (no rows)"}; candidate: ${c.join(", ") || "none (no rows)"}`;
+    let detail;
+    if (passed) {
+        detail = `Both models ran dataset revision${b.length > 1 ? "s" : ""} ${shownList(b)}.`;
+    }
+    else if (split !== null) {
+        detail = oneTaskListDetail(dataset, split);
+    }
+    else if (b.length === 0 || c.length === 0) {
+        detail = `The ${b.length === 0 ? "baseline" : "candidate"} has no dataset revision — run it on the dataset.`;
+    }
+    else {
+        const onlyB = b.filter((r) => !cs.has(r));
+        const onlyC = c.filter((r) => !bs.has(r));
+        const parts = [];
+        if (onlyB.length > 0)
+            parts.push(`only the baseline ran ${shownList(onlyB)}`);
+        if (onlyC.length > 0)
+            parts.push(`only the candidate ran ${shownList(onlyC)}`);
+        detail = `The dataset revisions differ: ${parts.join("; ")} — run both models on the same dataset revision(s).`;
+    }
+    return {
+        id: "dataset_revision",
+        observed,
+        threshold: "same set for both",
+        passed,
+        kind: "evidence",
+        detail,
+    };
+}
+function canaryCheck(ctx) {
+    const passed = ctx.canary === "pass";
+    const detail = ctx.canary === "pass"
+        ? "The production canary passed."
+        : ctx.canary === "fail"
+            ? "The production canary failed — a failed canary rejects the change."
+            : "No production canary result was given — run the canary and pass its result (canary: pass | fail).";
+    return {
+        id: "production_canary",
+        observed: ctx.canary,
+        threshold: "given, and passed",
+        passed,
+        kind: "evidence",
+        detail,
+    };
+}
+/**
+ * What could move an undecided margin (LCB ≤ δ₀ < UCB), as a clause. The valid tasks alone give
+ * Δ̂ ∓ z·SE(V): when that band already clears (or falls below) δ₀, resolving the open labels could
+ * decide it; otherwise the run variance itself is too large and more common valid tasks are needed.
+ */
+function marginRemedy(a, delta0) {
+    const d = a.unresolvedTasks;
+    const review = `review the ${words_plural(d, "disputed/unreviewed task")}`;
+    if (a.margin === null || a.seValid === null) {
+        return d > 0 ? `${review} and add common valid tasks` : "add common valid tasks";
+    }
+    const q = a.qValid ?? a.z;
+    const lo = a.margin - q * a.seValid;
+    const hi = a.margin + q * a.seValid;
+    const band = `the valid tasks alone give Δ̂ ∓ q·SE = ${format_number_formatPp(lo)} … ${format_number_formatPp(hi)}`;
+    if (d > 0 && (lo > delta0 || hi <= delta0)) {
+        return `${review}: ${band}, so resolving the open labels could decide it`;
+    }
+    const more = `${band}, which straddles δ₀ — more common valid tasks (or attempts per task) are needed to shrink the standard error`;
+    return d > 0
+        ? `${more}, and reviewing the ${words_plural(d, "disputed/unreviewed task")} narrows the validity band`
+        : more;
+}
+/** The attaining set of an exact bound, in words: "18 open labels resolved valid (6 with d = −1, 12 with d = 0)". */
+function attainingSetWords(a, set) {
+    if (a.unresolvedTasks === 0)
+        return "there are no open labels";
+    if (set.length === 0)
+        return "attained with every open label resolved broken";
+    const by = new Map();
+    for (const j of set) {
+        const d = a.unresolvedD[j];
+        by.set(d, (by.get(d) ?? 0) + 1);
+    }
+    const parts = [...by.entries()]
+        .sort((x, y) => x[0] - y[0])
+        .map(([d, n]) => `${n} with d = ${d > 0 ? "+" : ""}${num(d, 0)}`);
+    return `attained with S* = ${words_plural(set.length, "open label")} resolved valid (${parts.join(", ")}) and the others broken`;
+}
+/**
+ * LCB and how it was taken, with its arithmetic: exact, at the set S* that attains it; conservative,
+ * Δ_L − q_max·SE_max; pessimistic, at S_L. Null when LCB is.
+ */
+function lcbFormula(a) {
+    if (a.lcb === null || a.marginAtLcb === null || a.seLower === null)
+        return null;
+    const figures = `${format_number_formatPp(a.marginAtLcb)} − ${num(a.qLower ?? a.z)} × ${format_number_formatPpUnsigned(a.seLower)} = ${format_number_formatPp(a.lcb)}`;
+    if (a.lcbKind === "exact" && a.lcbSet !== null) {
+        return `LCB = Δ(S*) − q·SE(V ∪ S*) = ${figures}, the exact bound over every resolution of the open labels (${attainingSetWords(a, a.lcbSet)})`;
+    }
+    if (a.lcbKind === "conservative") {
+        return `LCB (conservative) = Δ_L − q_max·SE_max = ${figures}: at most the exact bound over every resolution of the open labels (SE_max bounds SE(V ∪ S) over every set S of them)`;
+    }
+    return `LCB = Δ_L − q·SE(V ∪ S_L) = ${figures} (validity_bound: pessimistic)`;
+}
+function marginCheck(a, policy, lcbWhyNull) {
+    const delta0 = policy.accept_if.delta0;
+    const threshold = `> ${delta0Text(delta0)}`;
+    const rule = `policy: observed_margin ${policy.accept_if.observed_margin_text}`;
+    const formula = lcbFormula(a);
+    if (a.lcb === null || formula === null) {
+        return {
+            id: "observed_margin",
+            observed: null,
+            threshold,
+            passed: false,
+            kind: "margin",
+            detail: `The margin's lower confidence bound cannot be computed: ${lcbWhyNull} (${rule}).`,
+        };
+    }
+    const passed = a.lcb > delta0;
+    let detail;
+    if (passed)
+        detail = `${formula} > δ₀ = ${format_number_formatPp(delta0)} (${rule}).`;
+    else if (a.ucb !== null && a.ucb <= delta0) {
+        detail = `${formula} does not exceed δ₀ = ${format_number_formatPp(delta0)} (${rule}), and neither does UCB = ${format_number_formatPp(a.ucb)}: the candidate does not clear the bar under any resolution of the open labels.`;
+    }
+    else {
+        detail = `${formula} does not exceed δ₀ = ${format_number_formatPp(delta0)} (${rule}) — to resolve it, ${marginRemedy(a, delta0)}.`;
+    }
+    return { id: "observed_margin", observed: a.lcb, threshold, passed, kind: "margin", detail };
+}
+/** Why LCB is null, as a clause, for checks and reasons. */
+function lcbNullReason(a, policy) {
+    if (a.commonValidTasks === 0)
+        return a.unresolvedTasks > 0 ? "no common task is labelled valid" : "there are no common valid tasks";
+    if (policy.margin.standard_error === "clustered" && a.tasksWithoutCluster > 0) {
+        return `standard_error is clustered but ${words_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster (add \`cluster\` to every row rather than let the gate guess)`;
+    }
+    if (policy.margin.standard_error === "clustered")
+        return "the tasks fall into fewer than 2 clusters";
+    return "fewer than 2 tasks are available for the standard error";
+}
+/** All checks in report order: evidence checks first, the margin check last. */
+function buildChecks(inp) {
+    const { dataset, policy, ctx, analysis } = inp;
+    const ai = policy.accept_if;
+    const split = separateTaskUniverses(dataset);
+    const checks = [
+        commonValidCheck(analysis, ai.common_valid_tasks, split, dataset.baseline.datasetRevisions),
+        infraRateCheck("baseline", inp.baseline, ai.infra_error_rate),
+        infraRateCheck("candidate", inp.candidate, ai.infra_error_rate),
+        disputedCheck(analysis, ai.disputed_fraction, split),
+    ];
+    if (ai.missing_fraction !== undefined) {
+        const u = analysis.universeTasks;
+        checks.push(missingCheck("baseline", inp.baseline, u, ai.missing_fraction, split));
+        checks.push(missingCheck("candidate", inp.candidate, u, ai.missing_fraction, split));
+    }
+    if (policy.require_same_harness)
+        checks.push(sameHarnessCheck(dataset));
+    checks.push(realHarnessCheck(dataset));
+    checks.push(datasetRevisionCheck(dataset, split));
+    if (ai.production_canary)
+        checks.push(canaryCheck(ctx));
+    checks.push(marginCheck(analysis, policy, lcbNullReason(analysis, policy)));
+    return checks;
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/input-warnings.ts
+
+/** At most this many revisions named in a warning, then "and N more". */
+const REVISIONS_NAMED = 3;
+function revisionList(revisions, more = false) {
+    const shown = revisions.slice(0, REVISIONS_NAMED).map(shownValue).join(", ");
+    const rest = revisions.length - REVISIONS_NAMED;
+    return rest > 0 || more ? `${shown} and ${rest > 0 ? `${rest} ` : ""}more` : shown || "none";
+}
+function input_warnings_warning(u, compared) {
+    const theirs = `${u.revisions.length === 1 && !u.moreRevisions ? "revision" : "revisions"} ${revisionList(u.revisions, u.moreRevisions)}`;
+    const ours = `the compared tasks are under ${revisionList(compared)}`;
+    if (u.file !== undefined) {
+        return (`${shownValue(u.file)}: ${u.rows} of its ${words_plural(u.of ?? u.rows, "review row")} are under dataset ${theirs}, ` +
+            `which no compared task has (${ours}): those labels apply to nothing. A review applies only under ` +
+            `the same dataset_revision: re-import them with the results' --dataset-revision or --tasks list.`);
+    }
+    return (`The results label ${words_plural(u.rows, "task")} of other models under dataset ${theirs}, which no compared ` +
+        `task has (${ours}): those labels apply to nothing.`);
+}
+function unmatchedLabelWarnings(dataset) {
+    const compared = [
+        ...new Set([...dataset.baseline.datasetRevisions, ...dataset.candidate.datasetRevisions]),
+    ].sort();
+    return (dataset.unmatchedLabels ?? []).map((u) => input_warnings_warning(u, compared));
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/verdict.ts
+
+
+
+/** The bare decision rule, for callers (fragility) that only need the verdict. */
+function decideVerdict(evidencePasses, canary, lcb, ucb, delta0) {
+    if (canary === "fail")
+        return "reject";
+    if (!evidencePasses)
+        return "unresolved";
+    if (ucb !== null && ucb <= delta0)
+        return "reject";
+    if (lcb !== null && lcb > delta0)
+        return "accept";
+    return "unresolved";
+}
+function marginSentence(a, policy) {
+    const delta0 = policy.accept_if.delta0;
+    const d0 = format_number_formatPp(delta0);
+    if (a.lcb === null || a.ucb === null) {
+        return `the margin's confidence bounds cannot be computed: ${lcbNullReason(a, policy)}`;
+    }
+    // A conservative bound is named so, as every rendering names it (report/bound-labels.ts).
+    const lcb = `LCB${a.lcbKind === "conservative" ? " (conservative)" : ""} = ${format_number_formatPp(a.lcb)}`;
+    const ucb = `UCB${a.ucbKind === "conservative" ? " (conservative)" : ""} = ${format_number_formatPp(a.ucb)}`;
+    if (a.lcb > delta0)
+        return `the margin's lower bound ${lcb} clears δ₀ = ${d0}`;
+    if (a.ucb <= delta0)
+        return `the margin's upper bound ${ucb} does not exceed δ₀ = ${d0}`;
+    return `the margin's lower bound ${lcb} does not clear δ₀ = ${d0} while its upper bound ${ucb} exceeds it: the evidence cannot carry the ranking`;
+}
+function verdictWithReasons(checks, a, policy, ctx) {
+    const failedEvidence = checks.filter((c) => c.kind === "evidence" && !c.passed);
+    const delta0 = policy.accept_if.delta0;
+    const verdict = decideVerdict(failedEvidence.length === 0, ctx.canary, a.lcb, a.ucb, delta0);
+    const reasons = [];
+    if (ctx.canary === "fail") {
+        reasons.push(policy.accept_if.production_canary
+            ? "The production canary failed: a failed canary rejects the change whatever the benchmark says."
+            : "The production canary failed: the policy does not require a canary, but a failed one rejects the change whatever the benchmark says.");
+        return { verdict, reasons };
+    }
+    if (verdict === "accept") {
+        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${words_plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${format_number_formatPp(a.margin)}).`);
+        return { verdict, reasons };
+    }
+    if (verdict === "reject") {
+        const why = a.unresolvedTasks > 0
+            ? `even the most favourable resolution of the ${words_plural(a.unresolvedTasks, "disputed/unreviewed task")} cannot clear the bar`
+            : "the candidate does not clear the bar even at the top of the run-variance band";
+        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: ${why} (Δ̂ = ${a.margin === null ? "undefined" : format_number_formatPp(a.margin)}).`);
+        return { verdict, reasons };
+    }
+    // Unresolved: name every check that keeps it so, then the margin.
+    for (const c of failedEvidence)
+        reasons.push(`Check ${c.id} fails: ${c.detail}`);
+    if (failedEvidence.length > 0) {
+        if (a.lcb !== null && a.lcb > delta0) {
+            reasons.push(`Once these checks pass, ${marginSentence(a, policy)} and would accept.`);
+        }
+        else if (a.ucb !== null && a.ucb <= delta0) {
+            reasons.push(`Once these checks pass, ${marginSentence(a, policy)} and would reject.`);
+        }
+        else {
+            const remedy = a.lcb === null ? "" : ` To resolve it, ${marginRemedy(a, delta0)}.`;
+            reasons.push(`Even with these checks passing, ${marginSentence(a, policy)}.${remedy}`);
+        }
+    }
+    else {
+        const s = marginSentence(a, policy);
+        const remedy = a.lcb === null ? "" : ` To resolve it, ${marginRemedy(a, delta0)}.`;
+        reasons.push(`${s.charAt(0).toUpperCase()}${s.slice(1)}.${remedy}`);
+    }
+    return { verdict, reasons };
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/evaluate.ts
+
+
+
+
+
+
+
+
+
+/** At most this many influential tasks are listed in the comparison. */
+const MAX_INFLUENTIAL_TASKS = 50;
+/** Below this many degrees of freedom the clustered standard error is flagged (SPEC §3). */
+const MIN_RELIABLE_CLUSTERS = 30;
+/** A paired policy is warned when the CR2 SE on V exceeds the paired SE by this factor (SPEC §3). */
+const DESIGN_EFFECT_SE_RATIO = 1.2;
+/**
+ * Tasks of U by effect on the margin: |d| descending, then members of S_L first, then dataset
+ * (task-key) order. Bounded by MAX_INFLUENTIAL_TASKS.
+ */
+function influentialTasks(dataset, a) {
+    const n = a.unresolvedTaskIndices.length;
+    const inLower = new Uint8Array(n);
+    const inUpper = new Uint8Array(n);
+    for (const j of a.lowerSet)
+        inLower[j] = 1;
+    for (const j of a.upperSet)
+        inUpper[j] = 1;
+    const d = a.unresolvedD;
+    // Only the top MAX_INFLUENTIAL_TASKS are listed: keep the tasks whose |d| is at least the
+    // cut-off |d| of the top list (found from the few distinct |d| values), then sort those.
+    const byEffect = new Map();
+    for (let j = 0; j < n; j++) {
+        const e = Math.abs(d[j]);
+        byEffect.set(e, (byEffect.get(e) ?? 0) + 1);
+    }
+    const effects = Float64Array.from(byEffect.keys()).sort().reverse();
+    let cutoff = 0;
+    let kept = 0;
+    for (const e of effects) {
+        cutoff = e;
+        kept += byEffect.get(e) ?? 0;
+        if (kept >= MAX_INFLUENTIAL_TASKS)
+            break;
+    }
+    const order = [];
+    for (let j = 0; j < n; j++)
+        if (Math.abs(d[j]) >= cutoff)
+            order.push(j);
+    order.sort((x, y) => Math.abs(d[y]) - Math.abs(d[x]) ||
+        inLower[y] - inLower[x] ||
+        x - y);
+    return order.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
+        const task = dataset.tasks.record(a.unresolvedTaskIndices[j]);
+        return {
+            dataset_revision: task.datasetRevision,
+            task_id: task.taskId,
+            validity: task.validity === "disputed" ? "disputed" : "unreviewed",
+            d: d[j],
+            in_lower_set: inLower[j] === 1,
+            in_upper_set: inUpper[j] === 1,
+            evidence: [...task.evidence],
+        };
+    });
+}
+/** The attaining set of an exact bound, as reported (bounded task list). */
+function evaluate_attainingSet(dataset, a, set) {
+    if (set === null)
+        return null;
+    let minus = 0;
+    let zero = 0;
+    for (const j of set) {
+        const d = a.unresolvedD[j];
+        if (d < 0)
+            minus++;
+        else if (d === 0)
+            zero++;
+    }
+    return {
+        size: set.length,
+        d_minus: minus,
+        d_zero: zero,
+        d_plus: set.length - minus - zero,
+        tasks: set.slice(0, MAX_INFLUENTIAL_TASKS).map((j) => {
+            const i = a.unresolvedTaskIndices[j];
+            const tasks = dataset.tasks;
+            return {
+                dataset_revision: tasks.datasetRevision(i),
+                task_id: tasks.taskId(i),
+                d: a.unresolvedD[j],
+            };
+        }),
+    };
+}
+/** A signed margin in percentage points, e.g. "+1.20 pp", "−0.35 pp". */
+function pp(x) {
+    const s = Math.abs(x * 100).toFixed(2);
+    return `${x < 0 && Number(s) !== 0 ? "\u2212" : "+"}${s} pp`;
+}
+/**
+ * With a paired policy and every common task in a cluster: the margin's bound again under the
+ * clustered SE (CR2), and a warning when the verdict it carries would not hold under it — an
+ * accept whose LCB would not clear δ₀, a reject by the margin whose UCB would not be at or below
+ * it. null when the check does not apply or the verdict holds (docs/spec.md §3, design effect).
+ */
+function clusteredVerdictWarning(dataset, policy, a, verdict, ctx) {
+    if (policy.margin.standard_error !== "paired" || a.seCr2Valid === null)
+        return null;
+    const delta0 = policy.accept_if.delta0;
+    // A reject by the production canary does not rest on the margin.
+    const byMargin = verdict === "accept" ||
+        (verdict === "reject" && ctx.canary !== "fail" && a.ucb !== null && a.ucb <= delta0);
+    if (!byMargin)
+        return null;
+    const c = analyseMargin(dataset, {
+        infra: policy.infra_errors,
+        margin: { ...policy.margin, standard_error: "clustered", cluster_correction: "cr2" },
+    });
+    const bound = verdict === "accept" ? c.lcb : c.ucb;
+    const holds = bound !== null && (verdict === "accept" ? bound > delta0 : bound <= delta0);
+    if (holds)
+        return null;
+    const which = verdict === "accept" ? "lower" : "upper";
+    const figure = bound === null
+        ? `the ${which} bound would be undefined`
+        : `the ${which} bound would be ${pp(bound)}, ${verdict === "accept" ? "not above" : "above"} δ₀ ${pp(delta0)}`;
+    return (`The tasks cluster (${words_plural(c.clusters ?? 0, "cluster")} by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
+        `${figure}, so this ${verdict} would not hold; consider standard_error: clustered.`);
+}
+function headlineWarnings(policy, ctx, a, infra, clustered) {
+    const warnings = [];
+    if (ctx.expired) {
+        warnings.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds` +
+            (policy.on_expired === "neutral" ? " (on_expired: neutral: a passing check run is neutral)." : "."));
+    }
+    if (policy.infra_errors === "count_as_fail") {
+        warnings.push(`Infra errors are counted as fails (infra_errors: count_as_fail): ${words_plural(infra.baseline, "baseline infra error")} and ${words_plural(infra.candidate, "candidate infra error")} lower the task scores.`);
+    }
+    if (policy.margin.standard_error === "clustered") {
+        if (a.tasksWithoutCluster > 0) {
+            warnings.push(`standard_error is clustered but ${words_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster: the standard errors are left undefined rather than guessed, so the margin cannot decide.`);
+        }
+        else if (a.nuValid !== null && a.nuValid < MIN_RELIABLE_CLUSTERS) {
+            const share = a.largestClusterShare === null
+                ? ""
+                : `, the largest holding ${pct(a.largestClusterShare)} of the valid tasks`;
+            const what = policy.margin.cluster_correction === "cr2"
+                ? `the CR2 standard error has ν = ${num(a.nuValid, 1)} effective degrees of freedom`
+                : `the CR1 standard error has ν = G − 1 = ${num(a.nuValid, 0)} degrees of freedom`;
+            warnings.push(`Clustered standard error over ${words_plural(a.clusters ?? 0, "cluster")}${share}: ${what} (fewer than ${MIN_RELIABLE_CLUSTERS}); the effective number of clusters, not the task count, limits the bound${policy.margin.quantile === "z" ? ", and quantile: z ignores it" : ""}.`);
+        }
+        else if (a.clusters !== null && a.clusters < 2 && a.commonValidTasks > 0) {
+            // (With no common valid task there is no cluster to count: the margin's own reason says why.)
+            warnings.push(`Clustered standard error over ${words_plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`);
+        }
+    }
+    else if (clustered !== null) {
+        warnings.push(clustered);
+    }
+    else if (a.seCr2Valid !== null &&
+        a.sePairedValid !== null &&
+        a.seCr2Valid > DESIGN_EFFECT_SE_RATIO * a.sePairedValid) {
+        warnings.push(`The tasks cluster: the CR2 standard error on the valid tasks (by the rows' \`cluster\`) is ${num(a.seCr2Valid / a.sePairedValid, 2)}× the paired one (${format_number_formatPpUnsigned(a.seCr2Valid)} vs ${format_number_formatPpUnsigned(a.sePairedValid)}), so the paired standard error understates run variance; consider standard_error: clustered.`);
+    }
+    return warnings;
+}
+/**
+ * The verdict and the figures it rests on, from the dataset's columns or `columns` of the same
+ * tasks with other labels (the verdict by review revision: no record is copied for those). No
+ * task record is read: evaluate() adds the lists of tasks.
+ */
+function evaluateVerdict(dataset, policy, ctx, columns = taskColumns(dataset)) {
+    const infra = policy.infra_errors;
+    const analysis = analyseMargin(dataset, { infra, margin: policy.margin }, columns);
+    const baseline = modelFigures(dataset, "baseline", infra, columns);
+    const candidate = modelFigures(dataset, "candidate", infra, columns);
+    const checks = [
+        ...buildChecks({ dataset, policy, ctx, analysis, baseline, candidate }),
+        ...(ctx.extraChecks ?? []),
+    ];
+    const { verdict, reasons } = verdictWithReasons(checks, analysis, policy, ctx);
+    return { analysis, baseline, candidate, checks, verdict, reasons };
+}
+function evaluate(dataset, policy, ctx) {
+    const { analysis, baseline, candidate, checks, verdict, reasons } = evaluateVerdict(dataset, policy, ctx);
+    const warnings = headlineWarnings(policy, ctx, analysis, { baseline: baseline.infra_errors, candidate: candidate.infra_errors }, clusteredVerdictWarning(dataset, policy, analysis, verdict, ctx)).concat(unmatchedLabelWarnings(dataset));
+    const a = analysis;
+    const delta0 = policy.accept_if.delta0;
+    // Held back by the margin (whatever else fails too): unresolved with LCB ≤ δ₀.
+    const heldByMargin = verdict === "unresolved" && a.lcb !== null && !(a.lcb > delta0);
+    const sd = a.sePairedValid === null ? null : a.sePairedValid * Math.sqrt(a.commonValidTasks);
+    return {
+        verdict,
+        reasons,
+        warnings,
+        checks,
+        comparison: {
+            common_tasks: a.commonTasks,
+            common_valid_tasks: a.commonValidTasks,
+            unresolved_tasks: a.unresolvedTasks,
+            disputed_tasks: a.disputedTasks,
+            unreviewed_tasks: a.unreviewedTasks,
+            broken_tasks: a.brokenTasks,
+            disputed_fraction: a.disputedFraction,
+            margin: a.margin,
+            margin_lower: a.marginLower,
+            margin_upper: a.marginUpper,
+            validity_sensitivity: a.validitySensitivity,
+            validity_sensitivity_upside: a.validitySensitivityUpside,
+            se_valid: a.seValid,
+            se_lower: a.seLower,
+            se_upper: a.seUpper,
+            se_rerun: a.seRerun,
+            standard_error: policy.margin.standard_error,
+            cluster_correction: policy.margin.cluster_correction,
+            clusters: a.clusters,
+            largest_cluster_share: a.largestClusterShare,
+            nu_valid: a.nuValid,
+            nu_lower: a.nuLower,
+            nu_upper: a.nuUpper,
+            se_valid_paired: a.sePairedValid,
+            se_valid_cr2: a.seCr2Valid,
+            design_effect: a.seCr2Valid !== null && a.sePairedValid !== null && a.sePairedValid > 0
+                ? (a.seCr2Valid / a.sePairedValid) ** 2
+                : null,
+            validity_bound: policy.margin.validity_bound,
+            confidence: policy.margin.confidence,
+            quantile: a.quantile,
+            z: a.z,
+            q_valid: a.qValid,
+            q_lower: a.qLower,
+            q_upper: a.qUpper,
+            delta0: policy.accept_if.delta0,
+            lcb: a.lcb,
+            ucb: a.ucb,
+            margin_at_lcb: a.marginAtLcb,
+            margin_at_ucb: a.marginAtUcb,
+            lcb_bound_kind: a.lcbKind,
+            ucb_bound_kind: a.ucbKind,
+            lcb_set: evaluate_attainingSet(dataset, a, a.lcbSet),
+            ucb_set: evaluate_attainingSet(dataset, a, a.ucbSet),
+            mde: minimumDetectableEffect(a.qValid, policy.margin.power, a.seValid),
+            power: policy.margin.power,
+            tasks_needed: heldByMargin ? tasksNeeded(a.qValid, sd, a.margin, delta0) : null,
+            influential_tasks: influentialTasks(dataset, a),
+        },
+        models: { baseline, candidate },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/fragility-state.ts
+
+
+
+
+
+
+
+/**
+ * Work budget of one fragility figure: the most candidate states the exact enumeration (and,
+ * separately, the greedy search) may evaluate. Each evaluation is O(#distinct U values) and
+ * allocation-free, about 0.1 µs, so the budget caps a figure at roughly 0.1–0.3 s. With single
+ * attempts (3 kinds of task) it lets the exact search of review fragility prove every level up to
+ * about 90 changes (180 when no broken task can be revalidated). Beyond it the figure is the
+ * greedy upper bound, reported as "at most" unless it meets the levels already proven.
+ */
+const FRAGILITY_WORK_BUDGET = 1_000_000;
+/**
+ * The greedy searches try one change per kind of task at each step. With clustered SE they first
+ * split kinds by cluster (at most this many kinds, half the greedy budget); if that finds nothing
+ * they retry with kinds split by d (and side counts) only, tasks in dataset order, so that a step
+ * is O(#distinct d).
+ */
+const GREEDY_MAX_KINDS = 1024;
+/** A CR2 standard error over this many clusters costs about one state evaluation of the budget. */
+const CLUSTERS_PER_STATE = 8;
+/** Task categories for fragility (indices into Dataset.tasks keep their dataset order). */
+const CAT_VALID = 0; // valid and in C (V)
+const CAT_VALID_OUT = 1; // valid, in T, not in C
+const CAT_OPEN = 2; // disputed/unreviewed and in C (U)
+const CAT_OPEN_OUT = 3; // disputed/unreviewed, in T, not in C
+const CAT_BROKEN_IN = 4; // broken, attempted by both models (K* ≥ 1 for both)
+const CAT_BROKEN_OUT = 5; // broken, not attempted by both
+/** Per-task side counts, 6 per task: candidate (infra, pass+fail+infra, missing), then baseline. */
+const SIDE_WIDTH = 6;
+/** Writes a model's (infra attempts, pass+fail+infra attempts, missing 0/1) at side[o..o+2]. */
+function writeSide(side, o, c) {
+    if (c === undefined) {
+        side[o + 2] = 1;
+        return;
+    }
+    const pfi = c.pass + c.fail + c.infra_error;
+    side[o] = c.infra_error;
+    side[o + 1] = pfi;
+    side[o + 2] = hasAttempt(c) ? 0 : 1;
+}
+/**
+ * A key for a task's six side counts, equal exactly when the counts are: a number when the
+ * counts are small enough to pack exactly, else a string.
+ */
+function sideKeyFunction(table) {
+    const side = table.side;
+    let max = 0;
+    for (let j = 0; j < side.length; j++)
+        if (side[j] > max)
+            max = side[j];
+    const base = max + 1;
+    if (base ** SIDE_WIDTH < 2 ** 52) {
+        return (i) => {
+            const o = i * SIDE_WIDTH;
+            let k = 0;
+            for (let j = 0; j < SIDE_WIDTH; j++)
+                k = k * base + side[o + j];
+            return k;
+        };
+    }
+    return (i) => Array.from(side.subarray(i * SIDE_WIDTH, (i + 1) * SIDE_WIDTH)).join(",");
+}
+function buildTaskTable(dataset, policy) {
+    const tasks = dataset.tasks;
+    const n = tasks.length;
+    const infra = policy.infra_errors;
+    const clustered = policy.margin.standard_error === "clustered";
+    const cat = new Uint8Array(n);
+    const d = new Float64Array(n).fill(Number.NaN);
+    const cluster = new Int32Array(n).fill(-1);
+    const side = new Float64Array(n * SIDE_WIDTH);
+    const clusterIndex = new Map();
+    const denominators = new Set();
+    for (let i = 0; i < n; i++) {
+        const a = tasks.candidate(i);
+        const b = tasks.baseline(i);
+        const ka = effectiveAttempts(a, infra);
+        const kb = effectiveAttempts(b, infra);
+        const both = a !== undefined && b !== undefined && ka > 0 && kb > 0;
+        if (both) {
+            d[i] = a.pass / ka - b.pass / kb;
+            denominators.add(ka);
+            denominators.add(kb);
+            const name = clustered ? tasks.cluster(i) : undefined;
+            if (name !== undefined) {
+                let c = clusterIndex.get(name);
+                if (c === undefined) {
+                    c = clusterIndex.size;
+                    clusterIndex.set(name, c);
+                }
+                cluster[i] = c;
+            }
+        }
+        const validity = tasks.validity(i);
+        if (validity === "broken")
+            cat[i] = both ? CAT_BROKEN_IN : CAT_BROKEN_OUT;
+        else if (validity === "valid")
+            cat[i] = both ? CAT_VALID : CAT_VALID_OUT;
+        else
+            cat[i] = both ? CAT_OPEN : CAT_OPEN_OUT;
+        writeSide(side, i * SIDE_WIDTH, a);
+        writeSide(side, i * SIDE_WIDTH + 3, b);
+    }
+    // The common denominator of all scores, when sums of squares in its units stay exact.
+    const gcd = (x, y) => (y === 0 ? x : gcd(y, x % y));
+    let unit = 1;
+    for (const k of denominators) {
+        unit = (unit / gcd(unit, k)) * k;
+        if (unit > 1e6)
+            break;
+    }
+    if (unit > 1e6 || n * unit * unit > 2 ** 52)
+        unit = 1;
+    const du = new Float64Array(n).fill(Number.NaN);
+    for (let i = 0; i < n; i++) {
+        if (Number.isNaN(d[i]))
+            continue;
+        const a = tasks.candidate(i);
+        const b = tasks.baseline(i);
+        du[i] =
+            unit === 1
+                ? d[i]
+                : a.pass * (unit / effectiveAttempts(a, infra)) - b.pass * (unit / effectiveAttempts(b, infra));
+    }
+    return { n, cat, d, du, unit, cluster, clusterCount: clusterIndex.size, side };
+}
+const LABEL_INDEPENDENT_CHECKS = new Set([
+    "same_harness",
+    "real_harness_revisions",
+    "dataset_revision",
+    "production_canary",
+    "append_only",
+    "reruns",
+]);
+function mirrorParams(policy, ctx, evaluation) {
+    const ai = policy.accept_if;
+    return {
+        nvThreshold: ai.common_valid_tasks,
+        infraThreshold: ai.infra_error_rate,
+        disputedThreshold: ai.disputed_fraction,
+        missingThreshold: ai.missing_fraction,
+        delta0: ai.delta0,
+        quantile: quantileFunction(policy.margin),
+        pessimistic: policy.margin.validity_bound === "pessimistic",
+        clustered: policy.margin.standard_error === "clustered",
+        correction: policy.margin.cluster_correction,
+        canary: ctx.canary,
+        fixedEvidencePass: evaluation.checks.every((c) => c.kind !== "evidence" || !LABEL_INDEPENDENT_CHECKS.has(c.id) || c.passed),
+    };
+}
+/** Sum of squares about the mean from raw sums; tiny negative noise (all values equal) → 0. */
+function centredSquares(q, s, n) {
+    const ss = q - (s * s) / n;
+    return ss <= 1e-13 * Math.max(1, q) ? 0 : ss;
+}
+/**
+ * The tasks of U arranged for one bound: blocks of equal value in joining order (ascending for
+ * Δ_L, descending for Δ_H; pessimistic: one block of value −1 resp. +1), with prefix sums over
+ * the first J blocks for J = 0..nb, recomputed from the block counts when read after a change (the
+ * searches change U per candidate state but read the prefix sums only for the pessimistic bound
+ * and the S_L figure; the counts are integers, so the sums are exact whenever the values are,
+ * and then equal to running sums). For clustered SE it also keeps, for every prefix J, the
+ * cluster aggregates of V ∪ P_J: Σ_c S_c², Σ_c n_c S_c, Σ_c n_c² and the number of non-empty
+ * clusters, so Σ_c (S_c − n_c·m)² = C1 − 2m·C2 + m²·C3 is O(1) per prefix.
+ */
+class BoundSide {
+    pessimisticValue;
+    nb;
+    vals;
+    cnt;
+    pN;
+    pS;
+    pQ;
+    /** cnt changed since pN/pS/pQ were computed. */
+    stale = true;
+    index;
+    g;
+    pcN;
+    pcS;
+    c1;
+    c2;
+    c3;
+    gc;
+    constructor(values, pessimisticValue, clusterCount) {
+        this.pessimisticValue = pessimisticValue;
+        const vs = pessimisticValue !== null ? [pessimisticValue] : values;
+        this.nb = vs.length;
+        this.vals = Float64Array.from(vs);
+        this.index = new Map(vs.map((v, j) => [v, j]));
+        this.cnt = new Float64Array(this.nb);
+        this.pN = new Float64Array(this.nb + 1);
+        this.pS = new Float64Array(this.nb + 1);
+        this.pQ = new Float64Array(this.nb + 1);
+        this.g = clusterCount;
+        this.pcN = new Float64Array(clusterCount > 0 ? (this.nb + 1) * clusterCount : 0);
+        this.pcS = new Float64Array(this.pcN.length);
+        this.c1 = new Float64Array(this.nb + 1);
+        this.c2 = new Float64Array(this.nb + 1);
+        this.c3 = new Float64Array(this.nb + 1);
+        this.gc = new Float64Array(this.nb + 1);
+    }
+    /** Brings pN/pS/pQ up to date with cnt. */
+    refresh() {
+        if (!this.stale)
+            return;
+        this.stale = false;
+        let n = 0;
+        let s = 0;
+        let q = 0;
+        for (let j = 0; j < this.nb; j++) {
+            const c = this.cnt[j];
+            const v = this.vals[j];
+            n += c;
+            s += c * v;
+            q += c * v * v;
+            this.pN[j + 1] = n;
+            this.pS[j + 1] = s;
+            this.pQ[j + 1] = q;
+        }
+    }
+    /** How many tasks of U the first J blocks hold. */
+    prefixCount(J) {
+        this.refresh();
+        return this.pN[J];
+    }
+    /** Σd (table units) over the first J blocks. */
+    prefixSum(J) {
+        this.refresh();
+        return this.pS[J];
+    }
+    /** Σd² (table units²) over the first J blocks. */
+    prefixSquares(J) {
+        this.refresh();
+        return this.pQ[J];
+    }
+    /** Cluster c's (size, Σd) in V ∪ P_J, given V's vN/vS. */
+    clusterSize(J, c, vN) {
+        return vN[c] + this.pcN[J * this.g + c];
+    }
+    clusterSum(J, c, vS) {
+        return vS[c] + this.pcS[J * this.g + c];
+    }
+    blockOf(d) {
+        if (this.pessimisticValue !== null)
+            return 0;
+        const j = this.index.get(d);
+        if (j === undefined)
+            throw new Error("fragility: unknown value of d");
+        return j;
+    }
+    /** Change the aggregates of prefix J for cluster c from (n, s) to (n + dn, s + ds). */
+    moveCluster(J, n, s, dn, ds) {
+        const n2 = n + dn;
+        const s2 = s + ds;
+        this.c1[J] = this.c1[J] + s2 * s2 - s * s;
+        this.c2[J] = this.c2[J] + n2 * s2 - n * s;
+        this.c3[J] = this.c3[J] + n2 * n2 - n * n;
+        this.gc[J] = this.gc[J] + (n2 > 0 ? 1 : 0) - (n > 0 ? 1 : 0);
+    }
+    /** `count` tasks of value d (cluster c, −1 = none) join (count > 0) or leave U. */
+    addU(d, c, count, vN, vS) {
+        const j = this.blockOf(d);
+        const v = this.vals[j];
+        this.cnt[j] = this.cnt[j] + count;
+        this.stale = true;
+        if (this.g > 0 && c >= 0) {
+            for (let J = j + 1; J <= this.nb; J++) {
+                const o = J * this.g + c;
+                const n = vN[c] + this.pcN[o];
+                const s = vS[c] + this.pcS[o];
+                this.moveCluster(J, n, s, count, count * v);
+                this.pcN[o] = this.pcN[o] + count;
+                this.pcS[o] = this.pcS[o] + count * v;
+            }
+        }
+    }
+    /** V's sums for cluster c change by (dn, ds); vN/vS hold the values before the change. */
+    onValidChange(c, dn, ds, vN, vS) {
+        for (let J = 0; J <= this.nb; J++) {
+            const o = J * this.g + c;
+            const n = vN[c] + this.pcN[o];
+            const s = vS[c] + this.pcS[o];
+            this.moveCluster(J, n, s, dn, ds);
+        }
+    }
+}
+const NO_BOUNDS = { lcb: null, ucb: null };
+/**
+ * The cheap sandwich (conservative ≤ exact LCB ≤ S_L figure) decides only when δ₀ is clearly
+ * outside it; closer than this, rounding could differ from analyseMargin's, so the exact bound does.
+ */
+const SANDWICH_SLACK = 1e-9;
+/**
+ * Incremental state of SPEC §2–4 under label changes. Sums of d are kept in the table's units
+ * (d·unit, exact integers when unit > 1): sV/unit is Σ_V d, qV/unit² is Σ_V d².
+ */
+class Mirror {
+    table;
+    p;
+    nV = 0;
+    sV = 0;
+    qV = 0;
+    /** |U| */
+    D = 0;
+    T = 0;
+    missA = 0;
+    missB = 0;
+    infA = 0;
+    pfiA = 0;
+    infB = 0;
+    pfiB = 0;
+    /** C tasks (V ∪ U) without a cluster, clustered SE only (then every SE is undefined). */
+    noCluster = 0;
+    /**
+     * Work spent beyond one state evaluation, in the same units as the searches' budgets (a CR2
+     * standard error is a pass over the clusters). The searches add what it grew by while they ran.
+     */
+    spent = 0;
+    vN;
+    vS;
+    /** Scratch per-cluster sizes and residual sums for the CR2 standard error. */
+    sizes;
+    resid;
+    lower;
+    upper;
+    /** Open kinds (cluster, d) for the conservative clustered bound, and their counts in U. */
+    openKind = new Map();
+    openCluster = [];
+    openValue = [];
+    openCount = [];
+    /** Bumped by every change of V or U; the bounds over every resolution are cached per version. */
+    version = 0;
+    exactVersion = -1;
+    exactCache = NO_BOUNDS;
+    consVersion = -1;
+    consCache = NO_BOUNDS;
+    /** The conservative paired bound's SE_max and each side's bound, cached per version. */
+    consSeVersion = -1;
+    consSe = null;
+    consLowerVersion = -1;
+    consLower = null;
+    consUpperVersion = -1;
+    consUpper = null;
+    /**
+     * SE_max of the conservative paired bound over the lower side's block values in d (ascending),
+     * kept across states: it reuses its order and partial scan while V stays the same.
+     */
+    seScan;
+    constructor(table, p) {
+        this.table = table;
+        this.p = p;
+        const g = p.clustered ? table.clusterCount : 0;
+        this.vN = new Float64Array(g);
+        this.vS = new Float64Array(g);
+        this.sizes = new Float64Array(g);
+        this.resid = new Float64Array(g);
+        const values = new Set();
+        for (let i = 0; i < table.n; i++) {
+            const c = table.cat[i];
+            if (c === CAT_OPEN)
+                values.add(table.du[i]);
+        }
+        const asc = [...values].sort((x, y) => x - y);
+        if (p.clustered) {
+            for (let i = 0; i < table.n; i++) {
+                if (table.cat[i] !== CAT_OPEN)
+                    continue;
+                const key = `${table.cluster[i]}|${table.du[i]}`;
+                if (this.openKind.has(key))
+                    continue;
+                this.openKind.set(key, this.openCluster.length);
+                this.openCluster.push(table.cluster[i]);
+                this.openValue.push(table.du[i] / table.unit);
+                this.openCount.push(0);
+            }
+        }
+        this.lower = new BoundSide(asc, p.pessimistic ? -table.unit : null, g);
+        this.upper = new BoundSide([...asc].reverse(), p.pessimistic ? table.unit : null, g);
+        const lv = this.lower.vals;
+        this.seScan = new PairedSeScan(table.unit === 1 ? lv : lv.map((x) => x / table.unit));
+        for (let i = 0; i < table.n; i++) {
+            const c = table.cat[i];
+            if (c === CAT_BROKEN_IN || c === CAT_BROKEN_OUT)
+                continue;
+            this.addSide(i, 1);
+            if (c === CAT_VALID)
+                this.addValid(i, 1);
+            else if (c === CAT_OPEN)
+                this.addOpen(i, 1);
+        }
+    }
+    /** The units of sV, qV and the U values (see TaskTable.du). */
+    get unit() {
+        return this.table.unit;
+    }
+    /** Task i's (d, cluster) joins V `count` times (negative: leaves). */
+    addValid(i, count) {
+        this.addValidValue(this.table.du[i], this.table.cluster[i], count);
+    }
+    /** `count` tasks with d = du/unit (du in the table's units) and cluster c join V (or leave). */
+    addValidValue(d, c, count) {
+        this.version++;
+        this.nV += count;
+        this.sV += count * d;
+        this.qV += count * d * d;
+        if (!this.p.clustered)
+            return;
+        if (c < 0) {
+            this.noCluster += count;
+            return;
+        }
+        this.lower.onValidChange(c, count, count * d, this.vN, this.vS);
+        this.upper.onValidChange(c, count, count * d, this.vN, this.vS);
+        this.vN[c] = this.vN[c] + count;
+        this.vS[c] = this.vS[c] + count * d;
+    }
+    /** Task i's (d, cluster) joins U `count` times (negative: leaves). */
+    addOpen(i, count) {
+        const d = this.table.du[i];
+        const c = this.p.clustered ? this.table.cluster[i] : -1;
+        this.version++;
+        this.D += count;
+        if (this.p.clustered) {
+            const k = this.openKind.get(`${this.table.cluster[i]}|${d}`);
+            if (k !== undefined)
+                this.openCount[k] = this.openCount[k] + count;
+        }
+        this.lower.addU(d, c, count, this.vN, this.vS);
+        this.upper.addU(d, c, count, this.vN, this.vS);
+        if (this.p.clustered && c < 0)
+            this.noCluster += count;
+    }
+    /** Task i's side counts join T `count` times (negative: the task leaves T). */
+    addSide(i, count) {
+        const s = this.table.side;
+        const o = i * SIDE_WIDTH;
+        this.T += count;
+        this.infA += count * s[o];
+        this.pfiA += count * s[o + 1];
+        this.missA += count * s[o + 2];
+        this.infB += count * s[o + 3];
+        this.pfiB += count * s[o + 4];
+        this.missB += count * s[o + 5];
+    }
+    nvPasses() {
+        return satisfies(this.nV, this.p.nvThreshold);
+    }
+    disputedPasses() {
+        const c = this.nV + this.D;
+        return c > 0 && satisfies(this.D / c, this.p.disputedThreshold);
+    }
+    /** The checks that depend on T alone: infra-error rates and missing fractions. */
+    sidePasses() {
+        const t = this.p.infraThreshold;
+        if (!(this.pfiA > 0 && satisfies(this.infA / this.pfiA, t)))
+            return false;
+        if (!(this.pfiB > 0 && satisfies(this.infB / this.pfiB, t)))
+            return false;
+        const m = this.p.missingThreshold;
+        if (m === undefined)
+            return true;
+        return this.T > 0 && satisfies(this.missA / this.T, m) && satisfies(this.missB / this.T, m);
+    }
+    evidencePasses() {
+        return this.p.fixedEvidencePass && this.nvPasses() && this.disputedPasses() && this.sidePasses();
+    }
+    /**
+     * The margin extreme over U (Δ_L or Δ_H) by the sort-and-scan at block level: the prefix J of
+     * blocks that joins, its sum (table units) and task count. Pessimistic: every block joins.
+     */
+    extreme(side, lowerBound) {
+        let sum = this.sV;
+        let count = this.nV;
+        let J = 0;
+        const tol = TIE_TOLERANCE * this.table.unit;
+        if (this.p.pessimistic) {
+            J = side.nb;
+            sum += side.prefixSum(J);
+            count += side.prefixCount(J);
+        }
+        else {
+            for (let j = 0; j < side.nb; j++) {
+                const c = side.cnt[j];
+                if (c > 0) {
+                    const v = side.vals[j];
+                    const mean = sum / count;
+                    if (lowerBound ? !(v < mean - tol) : !(v > mean + tol))
+                        break;
+                    sum += v * c;
+                    count += c;
+                }
+                J = j + 1;
+            }
+        }
+        return { J, sum, count };
+    }
+    /**
+     * The bound at one resolution: the margin extreme ∓ q·SE over V ∪ S_L (resp. S_H), q with that
+     * SE's ν. With validity_bound: pessimistic this is the bound (U joins at ∓1); otherwise it is
+     * today's "S_L figure", an upper bound of the LCB over every resolution (a lower bound of the
+     * UCB) and a cheap estimate of it. null when N_v = 0 or the SE is undefined.
+     */
+    scanBound(side, lowerBound) {
+        if (this.nV === 0)
+            return null;
+        const { J, sum, count } = this.extreme(side, lowerBound);
+        const se = this.standardError(side, J, sum, count);
+        if (se === null)
+            return null;
+        const unit = this.table.unit;
+        // One correctly rounded division of exact integers: the value evaluate's float mean takes
+        // whenever its own sum is exact (ties at δ₀ then fall the same way).
+        const bound = sum / (count * unit);
+        const seReal = unit === 1 ? se.se : se.se / unit;
+        const q = this.p.quantile(se.nu);
+        return lowerBound ? bound - q * seReal : bound + q * seReal;
+    }
+    /** The counts of U by d when every task still in U has d = −1, 0 or +1 (else null). */
+    singleAttemptCounts() {
+        const lo = this.lower;
+        const unit = this.table.unit;
+        let minus = 0;
+        let zero = 0;
+        let plus = 0;
+        for (let j = 0; j < lo.nb; j++) {
+            const v = lo.vals[j];
+            const c = lo.cnt[j];
+            if (c <= 0)
+                continue;
+            if (v === -unit)
+                minus += c;
+            else if (v === 0)
+                zero += c;
+            else if (v === unit)
+                plus += c;
+            else
+                return null;
+        }
+        return { minus, zero, plus };
+    }
+    /** True when analyseMargin takes the exact bound over every resolution in this state. */
+    exactKind() {
+        return !this.p.clustered && this.singleAttemptCounts() !== null;
+    }
+    /** The exact LCB/UCB over every resolution (paired, single-attempt U), cached per state. */
+    exactBounds() {
+        if (this.exactVersion === this.version)
+            return this.exactCache;
+        this.exactVersion = this.version;
+        this.exactCache = NO_BOUNDS;
+        const u = this.singleAttemptCounts();
+        if (this.nV < 2 || u === null)
+            return this.exactCache;
+        const unit = this.table.unit;
+        const sums = { n: this.nV, sum: this.sV / unit, sumSq: this.qV / (unit * unit) };
+        // About (D + 1)·4·log₂ D evaluations, counted against the searches' budgets.
+        const D = u.minus + u.zero + u.plus;
+        this.spent += ((D + 1) * 4 * (Math.ceil(Math.log2(D + 2)) + 2)) / 64;
+        const e = exactUnionBounds(sums, u, this.p.quantile);
+        // Past the enumeration's own budget analyseMargin takes the conservative bound too.
+        this.exactCache = e === null ? this.conservativeBounds() : { lcb: e.lower.value, ucb: e.upper.value };
+        return this.exactCache;
+    }
+    /**
+     * The conservative LCB/UCB over every resolution (union-bounds.ts), with the inputs analyseMargin
+     * gives it; for single-attempt paired data it is also a cheap lower (upper) bound of the exact one.
+     */
+    conservativeBounds() {
+        if (this.p.clustered)
+            return this.conservativeClustered();
+        return { lcb: this.conservativePaired(true), ucb: this.conservativePaired(false) };
+    }
+    conservativeLcb() {
+        return this.p.clustered ? this.conservativeClustered().lcb : this.conservativePaired(true);
+    }
+    conservativeUcb() {
+        return this.p.clustered ? this.conservativeClustered().ucb : this.conservativePaired(false);
+    }
+    /** Σ_V d and Σ_V d² in d's own units, as analyseMargin passes them. */
+    validSums() {
+        const unit = this.table.unit;
+        return { n: this.nV, sum: this.sV / unit, sumSq: this.qV / (unit * unit) };
+    }
+    /** The margin extreme Δ_L (Δ_H) over U, in d. */
+    marginExtreme(lowerBound) {
+        const e = this.extreme(lowerBound ? this.lower : this.upper, lowerBound);
+        return e.sum / (e.count * this.table.unit);
+    }
+    /**
+     * Paired: Δ_L − q_max·SE_max (Δ_H + q_max·SE_max). SE_max is shared by both and each margin
+     * extreme is scanned only when its bound is asked for (a greedy step toward accept asks only for
+     * the LCB of every candidate state).
+     */
+    conservativePaired(lowerBound) {
+        if (lowerBound ? this.consLowerVersion === this.version : this.consUpperVersion === this.version) {
+            return lowerBound ? this.consLower : this.consUpper;
+        }
+        if (this.consSeVersion !== this.version) {
+            this.consSeVersion = this.version;
+            this.consSe = this.nV < 2 ? null : this.seScan.se(this.validSums(), this.lower.cnt);
+        }
+        const se = this.consSe;
+        let value = null;
+        if (se !== null) {
+            const spread = this.p.quantile(this.nV - 1) * se;
+            value = lowerBound ? this.marginExtreme(true) - spread : this.marginExtreme(false) + spread;
+        }
+        if (lowerBound) {
+            this.consLowerVersion = this.version;
+            this.consLower = value;
+        }
+        else {
+            this.consUpperVersion = this.version;
+            this.consUpper = value;
+        }
+        return value;
+    }
+    /** Clustered: both bounds at once (SE_max takes both margin extremes). */
+    conservativeClustered() {
+        if (this.consVersion === this.version)
+            return this.consCache;
+        this.consVersion = this.version;
+        this.consCache = NO_BOUNDS;
+        if (this.nV < 2 || this.noCluster > 0)
+            return this.consCache;
+        const unit = this.table.unit;
+        const marginLower = this.marginExtreme(true);
+        const marginUpper = this.marginExtreme(false);
+        this.spent += (this.table.clusterCount + this.openCluster.length) / CLUSTERS_PER_STATE;
+        const r = conservativeClusteredBounds(this.validSums(), {
+            validSize: this.vN,
+            validSum: unit === 1 ? this.vS : this.vS.map((x) => x / unit),
+            openCluster: this.openCluster,
+            openValue: this.openValue,
+            openCount: this.openCount,
+            clusterCount: this.table.clusterCount,
+        }, marginLower, marginUpper, this.p.correction, this.p.quantile);
+        if (r !== null)
+            this.consCache = { lcb: r.lower.value, ucb: r.upper.value };
+        return this.consCache;
+    }
+    /** The SE (in the table's units) and its ν over V ∪ P_J, with n tasks summing to `sum`. */
+    standardError(side, J, sum, n) {
+        if (!this.p.clustered) {
+            if (n < 2)
+                return null;
+            const q = this.qV + side.prefixSquares(J);
+            return { se: Math.sqrt(centredSquares(q, sum, n) / (n * (n - 1))), nu: n - 1 };
+        }
+        if (this.noCluster > 0)
+            return null;
+        const g = side.gc[J];
+        if (g < 2)
+            return null;
+        const m = sum / n;
+        if (this.p.correction === "cr1") {
+            const c1 = side.c1[J];
+            let ss = c1 - 2 * m * side.c2[J] + m * m * side.c3[J];
+            if (ss <= 1e-13 * Math.max(1, c1))
+                ss = 0;
+            return { se: Math.sqrt(((g / (g - 1)) * ss) / (n * n)), nu: g - 1 };
+        }
+        const count = this.table.clusterCount;
+        this.spent += count / CLUSTERS_PER_STATE;
+        for (let c = 0; c < count; c++) {
+            const size = side.clusterSize(J, c, this.vN);
+            this.sizes[c] = size;
+            this.resid[c] = side.clusterSum(J, c, this.vS) - size * m;
+        }
+        const r = clusteredFromSums(n, this.sizes, this.resid, count, "cr2");
+        return r.se === null || r.nu === null ? null : { se: r.se, nu: r.nu };
+    }
+    /** LCB as §4 uses it (pessimistic; else over every resolution: exact or conservative). */
+    lcb() {
+        if (this.p.pessimistic)
+            return this.scanBound(this.lower, true);
+        return this.exactKind() ? this.exactBounds().lcb : this.conservativeLcb();
+    }
+    ucb() {
+        if (this.p.pessimistic)
+            return this.scanBound(this.upper, false);
+        return this.exactKind() ? this.exactBounds().ucb : this.conservativeUcb();
+    }
+    /**
+     * A cheap estimate of LCB (UCB) for ordering greedy moves: the bound at S_L (S_H) when the
+     * exact bound applies, else the bound itself. Never used to decide.
+     */
+    lcbEstimate() {
+        return this.p.pessimistic || this.exactKind() ? this.scanBound(this.lower, true) : this.lcb();
+    }
+    ucbEstimate() {
+        return this.p.pessimistic || this.exactKind() ? this.scanBound(this.upper, false) : this.ucb();
+    }
+    /**
+     * LCB > δ₀, decided as cheaply as possible: for the exact kind the conservative bound (≤ LCB)
+     * and the S_L figure (≥ LCB) settle it unless δ₀ lies between them (within SANDWICH_SLACK),
+     * then the exact bound does. The same answer as comparing lcb() with δ₀.
+     */
+    lcbClears() {
+        const d0 = this.p.delta0;
+        if (!this.p.pessimistic && this.exactKind() && this.nV >= 2) {
+            const c = this.conservativeLcb();
+            if (c !== null && c > d0 + SANDWICH_SLACK)
+                return true;
+            const sl = this.scanBound(this.lower, true);
+            if (sl !== null && sl <= d0 - SANDWICH_SLACK)
+                return false;
+        }
+        const l = this.lcb();
+        return l !== null && l > d0;
+    }
+    /** UCB ≤ δ₀, decided like lcbClears. */
+    ucbAtMost() {
+        const d0 = this.p.delta0;
+        if (!this.p.pessimistic && this.exactKind() && this.nV >= 2) {
+            const c = this.conservativeUcb();
+            if (c !== null && c <= d0 - SANDWICH_SLACK)
+                return true;
+            const sh = this.scanBound(this.upper, false);
+            if (sh !== null && sh > d0 + SANDWICH_SLACK)
+                return false;
+        }
+        const u = this.ucb();
+        return u !== null && u <= d0;
+    }
+    verdict() {
+        if (this.p.canary === "fail" || !this.evidencePasses()) {
+            return decideVerdict(false, this.p.canary, null, null, this.p.delta0);
+        }
+        if (this.ucbAtMost())
+            return "reject";
+        return this.lcbClears() ? "accept" : "unresolved";
+    }
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/fragility-review.ts
+
+
+const FOUND = 1;
+const ABORT = 2;
+/**
+ * "Most harmful first": d descending for an accept (ascending for a reject), then dataset order.
+ * Bucketed by the few distinct d values: O(n) rather than a comparison sort.
+ */
+function harmOrder(table, indices, descending) {
+    const buckets = new Map();
+    for (const i of indices) {
+        const d = table.d[i];
+        let b = buckets.get(d);
+        if (b === undefined) {
+            b = [];
+            buckets.set(d, b);
+        }
+        b.push(i);
+    }
+    const keys = [...buckets.keys()].sort((x, y) => (descending ? y - x : x - y));
+    const out = [];
+    for (const k of keys)
+        for (const i of buckets.get(k))
+            out.push(i);
+    return out;
+}
+/**
+ * Smallest m in [1, limit] with fails(m), for fails monotone in m (false…false true…true);
+ * null when fails(limit) is false.
+ */
+function firstFailing(limit, fails) {
+    if (limit < 1 || !fails(limit))
+        return null;
+    let lo = 0; // fails(lo) is false (m = 0 is the current, passing state)
+    let hi = limit;
+    while (hi - lo > 1) {
+        const mid = lo + Math.floor((hi - lo) / 2);
+        if (fails(mid))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+/**
+ * Smallest m ≥ 1 such that N_v − m (m removals) or N_v + m (m additions) makes `fails` true;
+ * removals first on ties. Both checks that use it fail on a half-line of N (a threshold on N_v,
+ * or on φ = D/(N + D), which is monotone in N; N + D = 0, φ undefined, is the far end of the
+ * removals), so each direction is a binary search.
+ */
+function countCondition(nV, removable, addable, fails) {
+    const down = firstFailing(removable.length, (m) => fails(nV - m));
+    const up = firstFailing(addable.length, (m) => fails(nV + m));
+    if (down !== null && (up === null || down <= up)) {
+        return {
+            k: down,
+            get moves() {
+                return removable.slice(0, down).map((index) => ({ index, to: "broken" }));
+            },
+        };
+    }
+    if (up !== null) {
+        return {
+            k: up,
+            get moves() {
+                return addable.slice(0, up).map((index) => ({ index, to: "valid" }));
+            },
+        };
+    }
+    return null;
+}
+function groupBySide(table, indices) {
+    const keyOf = sideKeyFunction(table);
+    const groups = new Map();
+    for (const i of indices) {
+        const key = keyOf(i);
+        let g = groups.get(key);
+        if (g === undefined) {
+            g = { rep: i, tasks: [] };
+            groups.set(key, g);
+        }
+        g.tasks.push(i);
+    }
+    return [...groups.values()];
+}
+/**
+ * Fewest moves making num/den fail threshold t (or den = 0). `numOf`/`denOf` give a task's
+ * contribution; removals take it away (valid tasks of T), additions bring it (broken tasks
+ * attempted by both). `fixedDen` is true when a task of T that cannot move contributes to den
+ * (then den never reaches 0).
+ *
+ * Failing means num − τ·den crossing 0 (upwards for "<", "<="; downwards for ">", ">="), linear
+ * in the moved tasks, so the k moves with the largest gains are the best k moves. Tasks with equal
+ * side counts form one group (a handful per dataset); groups are taken by gain, and inside a
+ * group the ratio moves monotonically toward the group's own ratio, so the crossing is a binary
+ * search. O(#groups · log n) after the grouping.
+ */
+function ratioCondition(num, den, t, removable, addable, numOf, denOf, fixedDen) {
+    const fails = (x, y) => !(y > 0 && satisfies(x / y, t));
+    const s = t.op === "<" || t.op === "<=" ? 1 : -1;
+    const tau = t.value;
+    const steps = [];
+    for (const [list, sign] of [
+        [removable, -1],
+        [addable, 1],
+    ]) {
+        for (const g of list) {
+            const a = numOf(g.rep);
+            const b = denOf(g.rep);
+            const gain = s * sign * (a - tau * b);
+            if (gain > 0)
+                steps.push({ a, b, sign, gain, tasks: g.tasks });
+        }
+    }
+    steps.sort((x, y) => y.gain - x.gain || x.tasks[0] - y.tasks[0]);
+    const to = (sign) => (sign < 0 ? "broken" : "valid");
+    let best = null;
+    let x = num;
+    let y = den;
+    let taken = 0;
+    for (let j = 0; j < steps.length; j++) {
+        const g = steps[j];
+        const m = firstFailing(g.tasks.length, (c) => fails(x + g.sign * c * g.a, y + g.sign * c * g.b));
+        if (m !== null) {
+            best = {
+                k: taken + m,
+                get moves() {
+                    const moves = [];
+                    for (const h of steps.slice(0, j))
+                        for (const index of h.tasks)
+                            moves.push({ index, to: to(h.sign) });
+                    for (const index of g.tasks.slice(0, m))
+                        moves.push({ index, to: to(g.sign) });
+                    return moves;
+                },
+            };
+            break;
+        }
+        x += g.sign * g.tasks.length * g.a;
+        y += g.sign * g.tasks.length * g.b;
+        taken += g.tasks.length;
+    }
+    if (!fixedDen) {
+        const zeroing = [];
+        // A loop, not push(...g.tasks): a spread of a data-sized array overflows the stack.
+        for (const g of removable)
+            if (denOf(g.rep) > 0)
+                for (const t of g.tasks)
+                    zeroing.push(t);
+        if (zeroing.length > 0 && (best === null || zeroing.length < best.k)) {
+            zeroing.sort((p, q) => p - q);
+            best = {
+                k: zeroing.length,
+                get moves() {
+                    return zeroing.map((index) => ({ index, to: "broken" }));
+                },
+            };
+        }
+    }
+    return best;
+}
+/**
+ * Review fragility of an accept or reject. `mirror` is a fresh Mirror of the dataset; it is
+ * modified during the search and restored before returning.
+ */
+function reviewFragility(table, mirror, verdict, opts) {
+    const p = mirror.p;
+    if (p.canary === "fail")
+        return { k: null, exact: true, moves: [] };
+    const accept = verdict === "accept";
+    const valid = [];
+    const validOut = [];
+    const brokenIn = [];
+    const openT = [];
+    for (let i = 0; i < table.n; i++) {
+        const c = table.cat[i];
+        if (c === CAT_VALID)
+            valid.push(i);
+        else if (c === CAT_VALID_OUT)
+            validOut.push(i);
+        else if (c === CAT_BROKEN_IN)
+            brokenIn.push(i);
+        else if (c === CAT_OPEN || c === CAT_OPEN_OUT)
+            openT.push(i);
+    }
+    // Most harmful first: for an accept, remove high-d valid tasks and add low-d broken ones.
+    const removeOrder = harmOrder(table, [...valid], accept);
+    const addOrder = harmOrder(table, [...brokenIn], !accept);
+    const candidates = [];
+    const push = (c) => {
+        if (c !== null)
+            candidates.push(c);
+    };
+    // N_v and the disputed fraction: only N_v moves (D is fixed).
+    push(countCondition(mirror.nV, removeOrder, addOrder, (n) => !satisfies(n, p.nvThreshold)));
+    push(countCondition(mirror.nV, removeOrder, addOrder, (n) => {
+        const c = n + mirror.D;
+        return !(c > 0 && satisfies(mirror.D / c, p.disputedThreshold));
+    }));
+    // Ratio checks on T: removals are valid tasks of T (in C or not), additions broken-in tasks.
+    const removableT = groupBySide(table, [...removeOrder, ...validOut]);
+    const addableT = groupBySide(table, addOrder);
+    const side = table.side;
+    const col = (k) => (i) => side[i * SIDE_WIDTH + k];
+    const one = () => 1;
+    for (const [infOff, pfiOff, missOff] of [
+        [3, 4, 5],
+        [0, 1, 2],
+    ]) {
+        const inf = infOff === 0 ? mirror.infA : mirror.infB;
+        const pfi = infOff === 0 ? mirror.pfiA : mirror.pfiB;
+        const fixedPfi = openT.some((i) => col(pfiOff)(i) > 0);
+        push(ratioCondition(inf, pfi, p.infraThreshold, removableT, addableT, col(infOff), col(pfiOff), fixedPfi));
+        if (p.missingThreshold !== undefined) {
+            const miss = infOff === 0 ? mirror.missA : mirror.missB;
+            push(ratioCondition(miss, mirror.T, p.missingThreshold, removableT, addableT, col(missOff), one, openT.length > 0));
+        }
+    }
+    let otherBest = null;
+    for (const c of candidates)
+        if (otherBest === null || c.k < otherBest.k)
+            otherBest = c;
+    // The margin, with the certain flip "every valid task broken" (N_v = 0: margin undefined).
+    const certain = {
+        k: removeOrder.length,
+        get moves() {
+            return removeOrder.map((index) => ({ index, to: "broken" }));
+        },
+    };
+    const limit = Math.min(otherBest?.k ?? Infinity, certain.k);
+    const flipped = accept ? () => !mirror.lcbClears() : () => !mirror.ucbAtMost();
+    const kinds = marginKinds(table, valid, brokenIn, p.clustered, accept);
+    // Greedy first: a cheap upper bound that caps the exact search. Split by cluster when that is
+    // affordable, else (or if it finds nothing) per d.
+    const byCluster = p.clustered && kinds.length <= GREEDY_MAX_KINDS;
+    const half = Math.floor(opts.greedyBudget / 2);
+    let margin = null;
+    if (byCluster)
+        margin = greedyMargin(mirror, kinds, true, limit, flipped, accept, half);
+    if (margin === null)
+        margin = greedyMargin(mirror, kinds, false, limit, flipped, accept, half);
+    if (margin === null && certain.k <= limit)
+        margin = certain;
+    // Exact search for anything strictly better than the known margin flip; up to `limit`
+    // inclusive otherwise, so that the margin wins ties with the other conditions.
+    const top = margin !== null ? Math.min(margin.k - 1, limit) : limit;
+    const exact = enumerateMargin(mirror, kinds, top, flipped, accept, opts.budget);
+    if (exact.found !== null)
+        margin = exact.found;
+    // Prefer the margin on ties: it is the substantive condition.
+    let best = margin;
+    if (otherBest !== null && (best === null || otherBest.k < best.k))
+        best = otherBest;
+    // Every level below exact.provenBelow is proven not to flip the margin; the others are exact.
+    if (best === null)
+        return { k: null, exact: !exact.aborted, moves: [] };
+    return { k: best.k, exact: best.k <= exact.provenBelow, moves: best.moves };
+}
+function marginKinds(table, valid, brokenIn, clustered, accept) {
+    const byD = new Map();
+    const kindOf = (i) => {
+        const d = table.d[i];
+        const cluster = clustered ? table.cluster[i] : -1;
+        let m = byD.get(d);
+        if (m === undefined) {
+            m = new Map();
+            byD.set(d, m);
+        }
+        let k = m.get(cluster);
+        if (k === undefined) {
+            k = { d, du: table.du[i], cluster, valid: [], broken: [] };
+            m.set(cluster, k);
+        }
+        return k;
+    };
+    for (const i of valid)
+        kindOf(i).valid.push(i);
+    for (const i of brokenIn)
+        kindOf(i).broken.push(i);
+    // Most harmful kinds first (accept: highest d), then cluster: deterministic search order.
+    const kinds = [];
+    for (const m of byD.values())
+        for (const k of m.values())
+            kinds.push(k);
+    return kinds.sort((x, y) => (accept ? y.d - x.d : x.d - y.d) || x.cluster - y.cluster);
+}
+/**
+ * Enumerate net moves per kind in increasing |n|₁ = 1..limit; stop at the first flip. Within a
+ * level, kinds are tried most harmful first and each kind's harmful direction first, so the
+ * reported changes are the natural ones (e.g. "valid tasks only the candidate passes → broken").
+ */
+function enumerateMargin(mirror, kinds, limit, flipped, accept, budget) {
+    const m = kinds.length;
+    const lo = kinds.map((k) => k.valid.length);
+    const hi = kinds.map((k) => k.broken.length);
+    // Harmful direction: for an accept, removing tasks above the margin and adding those below.
+    const mean = mirror.nV > 0 ? mirror.sV / mirror.nV / mirror.unit : 0;
+    const removeFirst = kinds.map((k) => (accept ? k.d > mean : k.d < mean));
+    const suffixMax = new Array(m + 1).fill(0);
+    for (let i = m - 1; i >= 0; i--) {
+        suffixMax[i] = suffixMax[i + 1] + Math.max(lo[i], hi[i]);
+    }
+    const net = new Array(m).fill(0);
+    let work = 0;
+    const spent0 = mirror.spent;
+    const over = () => work + mirror.spent - spent0 > budget;
+    const rec = (i, rem) => {
+        if (rem === 0 || i === m) {
+            if (rem !== 0)
+                return 0;
+            work++;
+            if (over())
+                return ABORT;
+            return flipped() ? FOUND : 0;
+        }
+        if (rem > suffixMax[i])
+            return 0;
+        const kind = kinds[i];
+        const down = Math.min(lo[i], rem);
+        const up = Math.min(hi[i], rem);
+        const nextMax = suffixMax[i + 1];
+        // Values of n_i: the harmful direction first, large moves first; then the other; 0 last.
+        const first = removeFirst[i] ? -1 : 1;
+        for (let pass = 0; pass < 3; pass++) {
+            const sign = pass === 0 ? first : -first;
+            const most = pass === 2 ? 0 : (pass === 0) === first < 0 ? down : up;
+            const least = pass === 2 ? 0 : 1;
+            for (let a = most; a >= least; a--) {
+                const left = rem - a;
+                // left only grows as a shrinks: the rest cannot be placed.
+                if (left > nextMax)
+                    break;
+                const x = sign * a;
+                if (x !== 0)
+                    mirror.addValidValue(kind.du, kind.cluster, x);
+                net[i] = x;
+                const st = rec(i + 1, left);
+                if (x !== 0)
+                    mirror.addValidValue(kind.du, kind.cluster, -x);
+                if (st !== 0)
+                    return st;
+                net[i] = 0;
+            }
+        }
+        return 0;
+    };
+    const top = Math.min(limit, suffixMax[0]);
+    for (let level = 1; level <= top; level++) {
+        const st = rec(0, level);
+        if (st === ABORT)
+            return { found: null, provenBelow: level, aborted: true };
+        if (st === FOUND) {
+            const moves = [];
+            kinds.forEach((k, i) => {
+                const x = net[i];
+                if (x < 0)
+                    for (const index of k.valid.slice(0, -x))
+                        moves.push({ index, to: "broken" });
+            });
+            kinds.forEach((k, i) => {
+                const x = net[i];
+                if (x > 0)
+                    for (const index of k.broken.slice(0, x))
+                        moves.push({ index, to: "valid" });
+            });
+            return { found: { k: level, moves }, provenBelow: level, aborted: false };
+        }
+    }
+    // Levels above suffixMax[0] have no vectors at all: everything up to `limit` is proven.
+    return { found: null, provenBelow: limit + 1, aborted: false };
+}
+/**
+ * Greedy upper bound for the margin: repeatedly make the single change (per kind (d, cluster): the
+ * next valid task to break, or the next broken task to validate, in dataset order) that moves the
+ * bound furthest toward δ₀, re-evaluating incrementally; at most `limit` steps.
+ */
+function greedyMargin(mirror, kinds, byCluster, limit, flipped, accept, budget) {
+    // Per kind, how many of its valid tasks were broken (ri) / broken tasks validated (ai). Without
+    // byCluster, (d, cluster) kinds are merged per d, tasks in dataset order.
+    let groups = kinds.map((k) => ({
+        rem: k.valid,
+        add: k.broken,
+    }));
+    if (!byCluster) {
+        const byD = new Map();
+        for (const k of kinds) {
+            let g = byD.get(k.d);
+            if (g === undefined) {
+                g = { rem: [], add: [] };
+                byD.set(k.d, g);
+            }
+            for (const t of k.valid)
+                g.rem.push(t);
+            for (const t of k.broken)
+                g.add.push(t);
+        }
+        groups = [...byD.values()].map((g) => ({
+            rem: g.rem.sort((x, y) => x - y),
+            add: g.add.sort((x, y) => x - y),
+        }));
+    }
+    const list = groups.map((g) => ({ ...g, ri: 0, ai: 0 }));
+    const score = () => {
+        const b = accept ? mirror.lcbEstimate() : mirror.ucbEstimate();
+        if (b === null)
+            return -Infinity;
+        return accept ? b : -b;
+    };
+    const moves = [];
+    let work = 0;
+    const spent0 = mirror.spent;
+    const over = () => work + mirror.spent - spent0 > budget;
+    let result = null;
+    while (moves.length < limit) {
+        let bestScore = Infinity;
+        let bestG = -1;
+        let bestRemove = true;
+        for (let gi = 0; gi < list.length; gi++) {
+            const g = list[gi];
+            for (let r = 0; r < 2; r++) {
+                const remove = r === 0;
+                // No cancelling pairs: a kind only moves in one direction.
+                if (remove ? g.ai > 0 || g.ri >= g.rem.length : g.ri > 0 || g.ai >= g.add.length)
+                    continue;
+                const i = (remove ? g.rem[g.ri] : g.add[g.ai]);
+                mirror.addValid(i, remove ? -1 : 1);
+                const s = score();
+                mirror.addValid(i, remove ? 1 : -1);
+                work++;
+                if (s < bestScore) {
+                    bestScore = s;
+                    bestG = gi;
+                    bestRemove = remove;
+                }
+            }
+        }
+        if (bestG < 0 || over())
+            break;
+        const g = list[bestG];
+        const i = (bestRemove ? g.rem[g.ri++] : g.add[g.ai++]);
+        mirror.addValid(i, bestRemove ? -1 : 1);
+        moves.push({ index: i, to: bestRemove ? "broken" : "valid" });
+        if (flipped()) {
+            result = { k: moves.length, moves: [...moves] };
+            break;
+        }
+    }
+    for (const m of moves)
+        mirror.addValid(m.index, m.to === "broken" ? 1 : -1);
+    return result;
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/fragility-resolution.ts
+/**
+ * Resolution distance (SPEC §4, verdict unresolved): the fewest open labels (disputed or
+ * unreviewed) whose resolution to valid or broken makes §4 give accept or reject; unbounded when
+ * no resolution can.
+ *
+ * Here every condition must hold at once, so the conditions do not decompose as in review
+ * fragility; instead the search runs over COUNTS of interchangeable moves:
+ *   - an open task of C resolved valid moves (d, cluster) from U to V;
+ *   - resolved broken it leaves U and T (its side counts leave the infra-error and missing
+ *     figures), so those kinds are keyed by (d, cluster, side counts);
+ *   - an open task outside C resolved broken only leaves T (kind = side counts); resolving it
+ *     valid changes no figure and is never needed.
+ * "Unbounded" is proven without a search when a check no label can fix fails (harness, dataset
+ * revision, a required canary missing), when N_v cannot reach its threshold even with every open
+ * label valid, when φ cannot, or when a bound on the margin shows that no resolution can move LCB
+ * above δ₀ nor UCB to δ₀ or below (reachableVerdicts, paired SE).
+ * Otherwise a greedy order (the move that most reduces the remaining shortfall first, toward
+ * accept and toward reject) gives an upper bound G, and levels k = total resolutions are
+ * enumerated in increasing order below G, starting from a lower bound that N_v and φ alone imply
+ * (with ">="/">" on N_v and "<"/"<=" on φ, nothing beats resolving every one valid). Within a
+ * level the split (v valid, b broken in C, r broken outside C) is pruned on N_v and φ, which depend
+ * on the split only, then on the T-only checks, before the margin is evaluated — so the common
+ * "φ too high" case costs O(k²) per level, not O(k⁵). A level that completes without success is
+ * proven; the first success is exact; completing every level below G proves G (or, without G,
+ * "unbounded"). FRAGILITY_WORK_BUDGET caps the enumeration; past it G is reported as "at most"
+ * unless it meets the proven levels, and "unbounded" without a proof is reported as not exact.
+ */
+
+
+
+const fragility_resolution_FOUND = 1;
+const fragility_resolution_ABORT = 2;
+function resolutionDistance(table, mirror, opts) {
+    const p = mirror.p;
+    const unbounded = { k: null, exact: true, moves: [] };
+    // A failing check that no label can fix (harness, dataset revision, missing canary).
+    if (!p.fixedEvidencePass || p.canary === "fail")
+        return unbounded;
+    const open = [];
+    const openOut = [];
+    for (let i = 0; i < table.n; i++) {
+        if (table.cat[i] === CAT_OPEN)
+            open.push(i);
+        else if (table.cat[i] === CAT_OPEN_OUT)
+            openOut.push(i);
+    }
+    const nU = open.length;
+    const nUn = openOut.length;
+    const nv = mirror.nV;
+    const D = mirror.D;
+    const t = p.nvThreshold;
+    const nvUp = t.op === ">=" || t.op === ">";
+    // Too few tasks even if every open label became valid.
+    if (nvUp && !satisfies(nv + nU, t))
+        return unbounded;
+    // Kinds.
+    const sideKey = sideKeyFunction(table);
+    const groups = [];
+    const groupIndex = new Map();
+    const brokenKinds = [];
+    const brokenIndex = new Map();
+    for (const i of open) {
+        const d = table.d[i];
+        const cluster = p.clustered ? table.cluster[i] : -1;
+        const gk = `${d}|${cluster}`;
+        let g = groupIndex.get(gk);
+        if (g === undefined) {
+            g = groups.length;
+            groups.push({ d, cluster, tasks: [] });
+            groupIndex.set(gk, g);
+        }
+        groups[g].tasks.push(i);
+        const bk = `${gk}|${sideKey(i)}`;
+        let b = brokenIndex.get(bk);
+        if (b === undefined) {
+            b = brokenKinds.length;
+            brokenKinds.push({ group: g, tasks: [] });
+            brokenIndex.set(bk, b);
+        }
+        brokenKinds[b].tasks.push(i);
+    }
+    const outKinds = [];
+    const outIndex = new Map();
+    for (const i of openOut) {
+        const key = sideKey(i);
+        let o = outIndex.get(key);
+        if (o === undefined) {
+            o = outKinds.length;
+            outKinds.push([]);
+            outIndex.set(key, o);
+        }
+        outKinds[o].push(i);
+    }
+    // Lower bound on k from N_v and φ (monotone operators only).
+    let kLow = 1;
+    if (nvUp) {
+        let v = 0;
+        while (!satisfies(nv + v, t))
+            v++;
+        kLow = Math.max(kLow, v);
+    }
+    const tp = p.disputedThreshold;
+    if ((tp.op === "<" || tp.op === "<=") && nv + D > 0) {
+        let k = 0;
+        while (k <= D && !satisfies((D - k) / (nv + D), tp))
+            k++;
+        if (k > D)
+            return unbounded;
+        kLow = Math.max(kLow, k);
+    }
+    const reachable = reachableVerdicts(table, mirror, open);
+    if (!reachable.accept && !reachable.reject)
+        return unbounded;
+    // Greedy first (toward accept, then reject): an upper bound that caps the exact search.
+    let greedyBest = null;
+    for (const target of ["accept", "reject"]) {
+        if (!reachable[target])
+            continue;
+        const limit = greedyBest?.length ?? Infinity;
+        // At most four greedy runs (two targets, by cluster then per d) share the greedy budget.
+        const share = Math.floor(opts.greedyBudget / 4);
+        let g = p.clustered
+            ? greedy(table, mirror, open, openOut, target, true, limit, share)
+            : null;
+        if (g === null)
+            g = greedy(table, mirror, open, openOut, target, false, limit, share);
+        if (g !== null && (greedyBest === null || g.length < greedyBest.length))
+            greedyBest = g;
+    }
+    const maxLevel = greedyBest !== null ? greedyBest.length - 1 : nU + nUn;
+    const search = enumerate(mirror, groups, brokenKinds, outKinds, nU, nUn, kLow, maxLevel, opts.budget);
+    if (search.found !== null)
+        return { k: search.found.length, exact: true, moves: search.found };
+    if (greedyBest === null)
+        return search.aborted ? { k: null, exact: false, moves: [] } : unbounded;
+    return { k: greedyBest.length, exact: greedyBest.length <= search.provenBelow, moves: greedyBest };
+}
+/**
+ * Which verdicts some resolution could still reach, by a bound on the margin (paired SE; with
+ * clustered SE both stay possible). After any resolution V' ⊇ V and every set the SE is taken on
+ * is a superset of V with at most N_v + D tasks; adding tasks never lowers Σ(d − d̄)², so
+ * SE' ≥ SE_min = sqrt(SS(V) / ((N_v + D)(N_v + D − 1))). Every bound lies between the exact
+ * extremes over U: Δ_L(U) ≤ Δ_L', Δ_H' ≤ Δ_H(U) (pessimistic bounds are wider, which only helps).
+ * The quantile q' ≥ q_min = q(ν = N_v + D − 1), since t_ν⁻¹ decreases in ν (constant for z).
+ * So LCB' ≤ Δ_H(U) − q_min·SE_min and UCB' ≥ Δ_L(U) + q_min·SE_min: when the first is ≤ δ₀ no resolution
+ * accepts, when the second is > δ₀ none rejects — a proof of "unbounded" without a search.
+ */
+function reachableVerdicts(table, mirror, open) {
+    const p = mirror.p;
+    if (p.clustered)
+        return { accept: true, reject: true };
+    const nv = mirror.nV;
+    const n = nv + mirror.D;
+    const values = Float64Array.from(open, (i) => table.d[i]);
+    const u = mirror.unit;
+    const b = exactRatioBounds(mirror.sV / u, nv, values);
+    if (b.lower === null || b.upper === null)
+        return { accept: false, reject: false };
+    const ss = nv > 0 ? Math.max(0, mirror.qV - (mirror.sV * mirror.sV) / nv) / (u * u) : 0;
+    const seMin = n >= 2 ? Math.sqrt(ss / (n * (n - 1))) : 0;
+    // The smallest quantile any such set can have: t_ν⁻¹ decreases in ν = n' − 1 ≤ n − 1.
+    const qMin = n >= 2 ? p.quantile(n - 1) : 0;
+    // A small safety margin: only rule a verdict out when the bound is clearly on the other side.
+    const eps = 1e-9;
+    return {
+        accept: b.upper - qMin * seMin > p.delta0 - eps,
+        reject: b.lower + qMin * seMin <= p.delta0 + eps,
+    };
+}
+function enumerate(mirror, groups, brokenKinds, outKinds, nU, nUn, kLow, maxLevel, budget) {
+    const p = mirror.p;
+    const nv = mirror.nV;
+    const D = mirror.D;
+    const G = groups.length;
+    const usedB = new Array(G).fill(0);
+    const vCount = new Array(G).fill(0);
+    const bCount = new Array(brokenKinds.length).fill(0);
+    const rCount = new Array(outKinds.length).fill(0);
+    const bSuffix = new Array(brokenKinds.length + 1).fill(0);
+    for (let j = brokenKinds.length - 1; j >= 0; j--) {
+        bSuffix[j] = bSuffix[j + 1] + brokenKinds[j].tasks.length;
+    }
+    const rSuffix = new Array(outKinds.length + 1).fill(0);
+    for (let j = outKinds.length - 1; j >= 0; j--) {
+        rSuffix[j] = rSuffix[j + 1] + outKinds[j].length;
+    }
+    const vSuffix = new Array(G + 1).fill(0);
+    let work = 0;
+    const spent0 = mirror.spent;
+    const over = () => work + mirror.spent - spent0 > budget;
+    const recV = (g, rem) => {
+        if (rem === 0 || g === G) {
+            if (rem !== 0)
+                return 0;
+            work++;
+            if (over())
+                return fragility_resolution_ABORT;
+            const v = mirror.verdict();
+            return v === "accept" || v === "reject" ? fragility_resolution_FOUND : 0;
+        }
+        if (rem > vSuffix[g])
+            return 0;
+        const grp = groups[g];
+        const cap = Math.min(grp.tasks.length - usedB[g], rem);
+        const rep = grp.tasks[0];
+        for (let x = cap; x >= 0; x--) {
+            if (rem - x > vSuffix[g + 1])
+                break;
+            if (x > 0) {
+                mirror.addOpen(rep, -x);
+                mirror.addValid(rep, x);
+            }
+            vCount[g] = x;
+            const st = recV(g + 1, rem - x);
+            if (x > 0) {
+                mirror.addOpen(rep, x);
+                mirror.addValid(rep, -x);
+            }
+            if (st !== 0)
+                return st;
+            vCount[g] = 0;
+        }
+        return 0;
+    };
+    const recB = (j, rem, v) => {
+        if (rem === 0 || j === brokenKinds.length) {
+            if (rem !== 0)
+                return 0;
+            work++;
+            if (over())
+                return fragility_resolution_ABORT;
+            if (!mirror.sidePasses())
+                return 0;
+            for (let g = G - 1; g >= 0; g--) {
+                vSuffix[g] = vSuffix[g + 1] + groups[g].tasks.length - usedB[g];
+            }
+            return recV(0, v);
+        }
+        if (rem > bSuffix[j])
+            return 0;
+        const kind = brokenKinds[j];
+        const rep = kind.tasks[0];
+        const cap = Math.min(kind.tasks.length, rem);
+        for (let x = cap; x >= 0; x--) {
+            if (rem - x > bSuffix[j + 1])
+                break;
+            if (x > 0) {
+                mirror.addOpen(rep, -x);
+                mirror.addSide(rep, -x);
+            }
+            usedB[kind.group] = usedB[kind.group] + x;
+            bCount[j] = x;
+            const st = recB(j + 1, rem - x, v);
+            if (x > 0) {
+                mirror.addOpen(rep, x);
+                mirror.addSide(rep, x);
+            }
+            usedB[kind.group] = usedB[kind.group] - x;
+            if (st !== 0)
+                return st;
+            bCount[j] = 0;
+        }
+        return 0;
+    };
+    const recR = (j, rem, b, v) => {
+        if (rem === 0 || j === outKinds.length) {
+            if (rem !== 0)
+                return 0;
+            return recB(0, b, v);
+        }
+        if (rem > rSuffix[j])
+            return 0;
+        const kind = outKinds[j];
+        const rep = kind[0];
+        const cap = Math.min(kind.length, rem);
+        for (let x = cap; x >= 0; x--) {
+            if (rem - x > rSuffix[j + 1])
+                break;
+            if (x > 0)
+                mirror.addSide(rep, -x);
+            rCount[j] = x;
+            const st = recR(j + 1, rem - x, b, v);
+            if (x > 0)
+                mirror.addSide(rep, x);
+            if (st !== 0)
+                return st;
+            rCount[j] = 0;
+        }
+        return 0;
+    };
+    const maxK = Math.min(maxLevel, nU + nUn);
+    for (let k = kLow; k <= maxK; k++) {
+        for (let v = Math.min(k, nU); v >= 0; v--) {
+            for (let b = Math.min(k - v, nU - v); b >= 0; b--) {
+                const r = k - v - b;
+                if (r > nUn)
+                    break;
+                work++;
+                if (over())
+                    return { found: null, provenBelow: k, aborted: true };
+                const nv2 = nv + v;
+                const d2 = D - v - b;
+                if (!satisfies(nv2, p.nvThreshold))
+                    continue;
+                if (!(nv2 + d2 > 0 && satisfies(d2 / (nv2 + d2), p.disputedThreshold)))
+                    continue;
+                const st = recR(0, r, b, v);
+                if (st === fragility_resolution_ABORT)
+                    return { found: null, provenBelow: k, aborted: true };
+                if (st === fragility_resolution_FOUND)
+                    return { found: movesOf(), provenBelow: k, aborted: false };
+            }
+        }
+    }
+    return { found: null, provenBelow: maxLevel + 1, aborted: false };
+    function movesOf() {
+        const used = new Set();
+        const moves = [];
+        brokenKinds.forEach((kind, j) => {
+            for (const index of kind.tasks.slice(0, bCount[j])) {
+                used.add(index);
+                moves.push({ index, to: "broken" });
+            }
+        });
+        groups.forEach((grp, g) => {
+            let left = vCount[g];
+            for (const index of grp.tasks) {
+                if (left === 0)
+                    break;
+                if (used.has(index))
+                    continue;
+                moves.push({ index, to: "valid" });
+                left--;
+            }
+        });
+        outKinds.forEach((kind, j) => {
+            for (const index of kind.slice(0, rCount[j]))
+                moves.push({ index, to: "broken" });
+        });
+        return moves;
+    }
+}
+/**
+ * Greedy toward one verdict: at each step try, per kind (d, cluster), the next open task of C
+ * resolved valid; per (d, cluster, side counts) the next resolved broken (without the cluster
+ * unless `splitByCluster`; null when splitting makes more than GREEDY_MAX_KINDS kinds); per side counts the next open
+ * task outside C resolved broken — and keep the one that leaves the smallest shortfall (failing
+ * checks, each weighted by roughly how many tasks it still needs). Incremental; ≤ `limit` steps.
+ */
+function greedy(table, mirror, open, openOut, target, splitByCluster, limit, budget) {
+    const p = mirror.p;
+    const queues = (indices, key) => {
+        const m = new Map();
+        for (const i of indices) {
+            const k = key(i);
+            let q = m.get(k);
+            if (q === undefined) {
+                q = { tasks: [], at: 0 };
+                m.set(k, q);
+            }
+            q.tasks.push(i);
+        }
+        return [...m.values()];
+    };
+    const sideKey = sideKeyFunction(table);
+    const clusterOf = (i) => (splitByCluster ? table.cluster[i] : -1);
+    const toValid = queues(open, (i) => `${table.d[i]}|${clusterOf(i)}`);
+    if (splitByCluster && toValid.length > GREEDY_MAX_KINDS)
+        return null;
+    const toBroken = queues(open, (i) => `${table.d[i]}|${clusterOf(i)}|${sideKey(i)}`);
+    const outBroken = queues(openOut, (i) => String(sideKey(i)));
+    const done = new Set();
+    const apply = (i, kind, sign) => {
+        if (kind === 0) {
+            mirror.addOpen(i, -sign);
+            mirror.addValid(i, sign);
+        }
+        else if (kind === 1) {
+            mirror.addOpen(i, -sign);
+            mirror.addSide(i, -sign);
+        }
+        else
+            mirror.addSide(i, -sign);
+    };
+    const next = (q) => {
+        while (q.at < q.tasks.length && done.has(q.tasks[q.at]))
+            q.at++;
+        return q.at < q.tasks.length ? q.tasks[q.at] : null;
+    };
+    const shortfall = () => {
+        let s = 0;
+        const up = (op) => op === ">=" || op === ">";
+        if (!mirror.nvPasses())
+            s += 1 + (up(p.nvThreshold.op) ? Math.max(0, p.nvThreshold.value - mirror.nV) : 0);
+        if (!mirror.disputedPasses()) {
+            const tp = p.disputedThreshold;
+            s += 1 + (!up(tp.op) ? Math.max(0, mirror.D - tp.value * (mirror.nV + mirror.D)) : 0);
+        }
+        const ratio = (num, den, tp) => {
+            if (den > 0 && satisfies(num / den, tp))
+                return;
+            s += 1 + (!up(tp.op) ? Math.max(0, num - tp.value * den) : 0);
+        };
+        ratio(mirror.infA, mirror.pfiA, p.infraThreshold);
+        ratio(mirror.infB, mirror.pfiB, p.infraThreshold);
+        if (p.missingThreshold !== undefined) {
+            ratio(mirror.missA, mirror.T, p.missingThreshold);
+            ratio(mirror.missB, mirror.T, p.missingThreshold);
+        }
+        if (target === "accept") {
+            const l = mirror.lcbEstimate();
+            if (l === null)
+                s += 3;
+            else if (!(l > p.delta0))
+                s += 1 + (p.delta0 - l) * mirror.nV;
+        }
+        else {
+            const u = mirror.ucbEstimate();
+            if (u === null)
+                s += 3;
+            else if (!(u <= p.delta0))
+                s += 1 + (u - p.delta0) * mirror.nV;
+        }
+        return s;
+    };
+    const moves = [];
+    let work = 0;
+    const spent0 = mirror.spent;
+    const over = () => work + mirror.spent - spent0 > budget;
+    let success = false;
+    const lists = [
+        [toValid, 0],
+        [toBroken, 1],
+        [outBroken, 2],
+    ];
+    while (moves.length < limit && !over()) {
+        let bestS = Infinity;
+        let best = null;
+        for (const [qs, kind] of lists) {
+            for (const q of qs) {
+                const i = next(q);
+                if (i === null)
+                    continue;
+                apply(i, kind, 1);
+                const s = shortfall();
+                apply(i, kind, -1);
+                work++;
+                if (s < bestS) {
+                    bestS = s;
+                    best = { index: i, kind };
+                }
+            }
+        }
+        if (best === null)
+            break;
+        apply(best.index, best.kind, 1);
+        done.add(best.index);
+        moves.push(best);
+        if (mirror.verdict() === target) {
+            success = true;
+            break;
+        }
+    }
+    for (let j = moves.length - 1; j >= 0; j--) {
+        const m = moves[j];
+        apply(m.index, m.kind, -1);
+    }
+    if (!success)
+        return null;
+    return moves.map((m) => ({ index: m.index, to: m.kind === 0 ? "valid" : "broken" }));
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/fragility.ts
+/**
+ * Fragility (SPEC §4): how firm the verdict is.
+ *
+ * - accept / reject → review fragility: the fewest changes to reviewed labels (valid → broken, or
+ *   broken → valid for a task both models attempted) after which §4, recomputed in full, gives a
+ *   different verdict; also as a share of N_v. See fragility-review.ts.
+ * - unresolved → resolution distance: the fewest open labels (disputed / unreviewed) whose
+ *   resolution to valid or broken makes §4 give accept or reject, and which tasks to review first;
+ *   unbounded (null, fragility_unbounded) when no resolution can decide it. See
+ *   fragility-resolution.ts.
+ *
+ * Both searches run on sufficient statistics (fragility-state.ts), never by calling evaluate() per
+ * candidate. Exactness: a figure is exact when its search completed within FRAGILITY_WORK_BUDGET,
+ * or its greedy bound met the levels already proven, or (unbounded) a check no label can fix or a
+ * bound on the margin proves it. For single-attempt data with paired SE the margin depends only
+ * on how many tasks with d = −1, 0, +1 move, and review fragility is exact up to about 90–180
+ * changes (resolution distance usually further: N_v/φ prune it); beyond, and with many distinct
+ * d values (multi-attempt) or many (d, cluster) kinds (clustered SE), the figure is the greedy
+ * upper bound with fragility_exact false ("at most"). An answer is always realised: it is checked
+ * once against the real evaluate() on the relabelled dataset (one O(n) call).
+ *
+ * Deterministic: tasks are visited in dataset (task-key) order and every tie is broken by it.
+ */
+
+
+
+
+
+
+
+/** At most this many tasks are listed in fragility_tasks (the count itself is never cut). */
+const MAX_FRAGILITY_TASKS = 50;
+function computeFragility(dataset, policy, ctx, evaluation) {
+    return analyseFragility(dataset, policy, ctx, evaluation).fragility;
+}
+/** The dataset with the given label changes applied. */
+function relabel(dataset, moves) {
+    const replaced = new Map();
+    for (const m of moves)
+        replaced.set(m.index, { ...dataset.tasks.record(m.index), validity: m.to });
+    return { ...dataset, tasks: withReplacedRecords(dataset.tasks, replaced) };
+}
+/**
+ * The columns evaluate(relabel(dataset, moves)) reads, made from the dataset's own with only the
+ * label column changed: no record is made for a moved task and no column walks the relabelled
+ * table (at 10⁶ tasks the search tries thousands of moves, and remaking the records dominated it).
+ */
+function relabelledColumns(dataset, moves) {
+    const columns = taskColumns(dataset);
+    const codes = columns.validity.slice();
+    for (const m of moves)
+        codes[m.index] = validityCode(m.to);
+    return withLabels(columns, codes);
+}
+function analyseFragility(dataset, policy, ctx, evaluation, opts = {}) {
+    const budget = opts.budget ?? FRAGILITY_WORK_BUDGET;
+    const verdict = evaluation.verdict;
+    const figure = verdict === "unresolved" ? "resolution_distance" : "review_fragility";
+    const table = buildTaskTable(dataset, policy);
+    const mirror = new Mirror(table, mirrorParams(policy, ctx, evaluation));
+    let result;
+    if (mirror.verdict() !== verdict) {
+        // The statistics disagree with the real evaluation (should not happen): claim nothing.
+        result = { k: null, exact: false, moves: [] };
+    }
+    else if (verdict === "unresolved") {
+        result = resolutionDistance(table, mirror, { budget, greedyBudget: FRAGILITY_WORK_BUDGET });
+    }
+    else {
+        result = reviewFragility(table, mirror, verdict, { budget, greedyBudget: FRAGILITY_WORK_BUDGET });
+    }
+    if (result.k !== null && opts.verify !== false) {
+        const after = evaluateVerdict(dataset, policy, ctx, relabelledColumns(dataset, result.moves)).verdict;
+        const realised = verdict === "unresolved" ? after !== "unresolved" : after !== verdict;
+        if (!realised) {
+            if (verdict === "unresolved")
+                result = { k: null, exact: false, moves: [] };
+            else {
+                // Certain flip: with every valid common task broken the margin is undefined.
+                const moves = [];
+                for (let i = 0; i < table.n; i++)
+                    if (table.cat[i] === CAT_VALID)
+                        moves.push({ index: i, to: "broken" });
+                result = { k: moves.length, exact: false, moves };
+            }
+        }
+    }
+    const moves = figure === "resolution_distance" ? reviewOrder(table.d, result.moves) : result.moves;
+    const tasks = moves.slice(0, MAX_FRAGILITY_TASKS).map((m) => {
+        const t = dataset.tasks;
+        const i = m.index;
+        return {
+            dataset_revision: t.datasetRevision(i),
+            task_id: t.taskId(i),
+            change: `${t.validity(i)} → ${m.to}`,
+        };
+    });
+    const nv = evaluation.comparison.common_valid_tasks;
+    const review = figure === "review_fragility";
+    return {
+        figure,
+        moves,
+        fragility: {
+            review_fragility: review ? result.k : null,
+            review_fragility_share: review && result.k !== null && nv > 0 ? result.k / nv : null,
+            resolution_distance: review ? null : result.k,
+            fragility_exact: result.exact,
+            fragility_unbounded: result.k === null,
+            fragility_tasks: tasks,
+        },
+    };
+}
+/** Tasks to review first: open tasks of C by |d| descending, then the others; dataset order within. */
+function reviewOrder(d, moves) {
+    const weight = (i) => {
+        const x = d[i];
+        return Number.isNaN(x) ? -1 : Math.abs(x);
+    };
+    return [...moves].sort((x, y) => weight(y.index) - weight(x.index) || x.index - y.index);
+}
+
+;// CONCATENATED MODULE: ./src/core/stats/margin-by-cluster.ts
+/**
+ * Where the margin comes from (SPEC §3.6): the observed margin Δ̂ = Σ_V d / N_v split by the
+ * tasks' `cluster` (a repository for SWE-bench). Each cluster's contribution Σ_{V∩g} d / N_v;
+ * the contributions add up to Δ̂, and the tasks without a cluster form one row of their own.
+ */
+
+
+
+/**
+ * A sum of d within this fraction of Σ|d| over the same tasks is 0: the d are fractions rounded to
+ * binary floating point, so a sum that is 0 in exact arithmetic may come out as ±1e-17, which would
+ * mark a cluster "worse" and make every share meaningless.
+ */
+const ZERO_SUM_TOLERANCE = 1e-12;
+function snapped(sum, absSum) {
+    return Math.abs(sum) <= ZERO_SUM_TOLERANCE * absSum ? 0 : sum;
+}
+/**
+ * The sort key of a row: |contribution| to 12 significant digits, so that contributions equal in
+ * exact arithmetic (whose floating-point sums differ in the last bits) tie, and the tie goes by
+ * name. Rounding keeps the order a total order, as a tolerance in the comparison would not.
+ */
+function clusterSortKey(row) {
+    return Number(Math.abs(row.contribution).toPrecision(12));
+}
+/** By |contribution| descending (clusterSortKey), then cluster name (code units), the tasks without a cluster last. */
+function compareClusterRows(a, b) {
+    const by = clusterSortKey(b) - clusterSortKey(a);
+    if (by !== 0)
+        return by;
+    if (a.cluster === null || b.cluster === null) {
+        return (a.cluster === null ? 1 : 0) - (b.cluster === null ? 1 : 0);
+    }
+    return compareCodeUnits(a.cluster, b.cluster);
+}
+/**
+ * The margin by cluster over the common valid tasks V, or null when no task of V has a cluster.
+ * Sums are taken in dataset order, so the same dataset gives the same numbers.
+ */
+function marginByCluster(dataset, infra, columns = taskColumns(dataset)) {
+    const d = taskDifferences(columns, infra);
+    const n = columns.validity.length;
+    // Slot columns.clusterCount holds the tasks without a cluster.
+    const slots = columns.clusterCount + 1;
+    const sum = new Float64Array(slots);
+    const absSum = new Float64Array(slots);
+    const count = new Float64Array(slots);
+    const firstTask = new Int32Array(slots).fill(-1);
+    let nv = 0;
+    let total = 0;
+    let totalAbs = 0;
+    for (let i = 0; i < n; i++) {
+        const di = d[i];
+        // (NaN: not a task of C.)
+        if (columns.validity[i] !== VALID_CODE || di !== di)
+            continue;
+        const k = columns.cluster[i];
+        const slot = k < 0 ? columns.clusterCount : k;
+        if (firstTask[slot] === -1)
+            firstTask[slot] = i;
+        sum[slot] = sum[slot] + di;
+        absSum[slot] = absSum[slot] + Math.abs(di);
+        count[slot] = count[slot] + 1;
+        total += di;
+        totalAbs += Math.abs(di);
+        nv++;
+    }
+    const unclustered = count[columns.clusterCount];
+    if (nv === unclustered)
+        return null;
+    total = snapped(total, totalAbs);
+    const rows = [];
+    let clusters = 0;
+    for (let slot = 0; slot < slots; slot++) {
+        const tasks = count[slot];
+        if (tasks === 0)
+            continue;
+        const named = slot < columns.clusterCount;
+        if (named)
+            clusters++;
+        const s = snapped(sum[slot], absSum[slot]);
+        rows.push({
+            cluster: named ? (dataset.tasks.cluster(firstTask[slot]) ?? null) : null,
+            tasks,
+            margin: s / tasks,
+            contribution: s / nv,
+            share: total === 0 ? null : s / total,
+            worse: s < 0,
+        });
+    }
+    rows.sort(compareClusterRows);
+    return { clusters, rows, unclustered_tasks: unclustered };
+}
+
+;// CONCATENATED MODULE: ./src/core/report/report-types.ts
+/**
+ * The report JSON (SPEC §5). Key names are part of the public contract: renaming one is a
+ * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
+ * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
+ */
+const SCHEMA_VERSION = "2.5.0";
+
+;// CONCATENATED MODULE: ./src/core/report/build-report.ts
+
+
+
+
+function sortedUnion(a, b) {
+    return [...new Set([...a, ...b])].sort(compareCodeUnits);
+}
+function buildReport(parts) {
+    const { dataset, policy, policySource, evaluation, fragility } = parts;
+    return {
+        schema_version: SCHEMA_VERSION,
+        verdict: evaluation.verdict,
+        reasons: evaluation.reasons,
+        warnings: [...evaluation.warnings, ...parts.extraWarnings],
+        checks: evaluation.checks,
+        comparison: { ...evaluation.comparison, ...fragility },
+        models: evaluation.models,
+        margin_by_cluster: marginByCluster(dataset, policy.infra_errors),
+        broken_tasks: brokenTasksOf(dataset.tasks),
+        review_history: reviewHistoryOf(dataset.tasks),
+        verdict_by_review_revision: parts.verdictByReviewRevision,
+        append_only: parts.appendOnly,
+        append_only_base: parts.appendOnlyBase ?? null,
+        policy_changes: parts.policyChanges,
+        policy_history: parts.policyHistory ?? null,
+        // The shells add it once the report exists (run-history/since-last-run.ts needs the report's summary).
+        since_last_run: null,
+        provenance: {
+            inputs: dataset.inputs.map((i) => ({ kind: i.kind, path: i.path, sha256: i.sha256 })),
+            dataset_revisions: sortedUnion(dataset.baseline.datasetRevisions, dataset.candidate.datasetRevisions),
+            harness_revisions: sortedUnion(dataset.baseline.harnessRevisions, dataset.candidate.harnessRevisions),
+            review_revisions: dataset.reviewRevisions,
+            as_of_review: parts.asOfReview,
+            policy: {
+                path: policySource.path,
+                sha256: policySource.sha256,
+                owner: policy.owner,
+                revisit: policy.revisit,
+                source: policySource.source,
+                last_commit: policySource.lastCommit,
+                on_unresolved: policy.on_unresolved,
+                // (fail never reaches a report: the run stops with a policy error.)
+                on_expired: policy.on_expired === "neutral" ? "neutral" : "warn",
+                expired: parts.policyExpired ?? false,
+            },
+            infra_errors_policy: policy.infra_errors,
+            tool_version: parts.toolVersion,
+            rows_read: dataset.rowsRead,
+        },
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/quote.ts
+/**
+ * How the gate shows a string from its input inside a message: JSON-quoted, cut to a readable
+ * length, with every character that could drive a terminal or reorder the message's text
+ * escaped. Shared by the reader's messages and the core's.
+ */
+const SHOWN_STRING_LENGTH = 60;
+/** Shown escaped in messages besides what JSON escapes: DEL, C1, line separators, bidi controls. */
+const ESCAPED_IN_MESSAGES = /[\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** The same plus C0, for a text quoted raw (a parser's message quotes the line as it is). */
+const ESCAPED_IN_RAW_TEXT = new RegExp(`[\\u0000-\\u001f${ESCAPED_IN_MESSAGES.source.slice(1)}`, "g");
+function quote_escapeChar(c) {
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+/** JSON-quoted and cut to a readable length. Control characters come out escaped (JSON escapes
+ * C0; DEL, C1, line separators and bidi controls are escaped here too), so a message cannot drive
+ * a terminal or reorder its own text. */
+function quote(s) {
+    return quoteUpTo(s, SHOWN_STRING_LENGTH);
+}
+/** quote() with its own length (e.g. a revision shown whole, to be copied into a flag). */
+function quoteUpTo(s, max) {
+    const shown = s.length <= max ? s : s.slice(0, max);
+    const text = JSON.stringify(shown).replace(ESCAPED_IN_MESSAGES, quote_escapeChar);
+    return shown === s ? text : `${text}… (${s.length} characters)`;
+}
+/** A text that quotes input raw (e.g. V8's JSON.parse message), with C0 controls escaped too. */
+function escapeRawText(text) {
+    return text.replace(ESCAPED_IN_RAW_TEXT, quote_escapeChar);
+}
+
+;// CONCATENATED MODULE: ./src/core/history/as-of-review.ts
+/**
+ * The dataset as it stood at one review revision (`evaluate --as-of-review N`): only
+ * labels with review_revision ≤ N count; a task with no label by then is unreviewed. Attempts are
+ * untouched (they are not labels). Pure: a task whose labels all lie at or below N is the same
+ * object as before, so the view costs one pass and little memory.
+ *
+ * The effective label at N follows SPEC §1.2 on the truncated history: the label at the highest
+ * revision ≤ N; two different labels at that revision are an input error naming both sources, as
+ * the reader reports for the highest revision overall.
+ */
+
+
+
+function historyLabels(history) {
+    return {
+        length: history.length,
+        revision: (k) => history[k].revision,
+        validity: (k) => history[k].validity,
+    };
+}
+/**
+ * The label events of one task of a table at a time: `at(i)` moves it to task i (no object a
+ * task: one sequence object per task would make garbage in proportion to the export).
+ */
+class TaskLabels {
+    tasks;
+    task = 0;
+    length = 0;
+    constructor(tasks) {
+        this.tasks = tasks;
+    }
+    at(i) {
+        this.task = i;
+        this.length = this.tasks.labelCount(i);
+        return this;
+    }
+    revision(k) {
+        return this.tasks.eventRevision(this.task, k);
+    }
+    validity(k) {
+        return this.tasks.eventValidity(this.task, k);
+    }
+}
+/** How many events of `labels` lie at or below revision n. */
+function eventsAtOrBelow(labels, n) {
+    let keep = 0;
+    while (keep < labels.length && labels.revision(keep) <= n)
+        keep++;
+    return keep;
+}
+/**
+ * The index of an event at the same revision as event keep − 1 with a different label, or −1:
+ * two labels at the effective revision are a conflict (SPEC §1.2).
+ */
+function conflictingEvent(labels, keep) {
+    if (keep < 1)
+        return -1;
+    const revision = labels.revision(keep - 1);
+    const validity = labels.validity(keep - 1);
+    for (let i = keep - 2; i >= 0 && labels.revision(i) === revision; i--) {
+        if (labels.validity(i) !== validity)
+            return i;
+    }
+    return -1;
+}
+/**
+ * The task as of revision n, or a conflict. `history` is ascending by revision (reader's order).
+ * Returns the same object when nothing above n exists.
+ */
+function taskAsOfReview(task, n) {
+    const history = task.history;
+    const last = history[history.length - 1];
+    if (last === undefined || last.revision <= n) {
+        // Nothing above n: the reader already chose (and checked) the effective label.
+        return task;
+    }
+    const keep = eventsAtOrBelow(historyLabels(history), n);
+    const kept = history.slice(0, keep);
+    const top = kept[keep - 1];
+    if (top === undefined) {
+        return { ...task, validity: "unreviewed", reviewRevision: -1, history: kept };
+    }
+    const other = conflictingEvent(historyLabels(kept), keep);
+    if (other >= 0)
+        return { task, revision: top.revision, first: kept[other], second: top };
+    return { ...task, validity: top.validity, reviewRevision: top.revision, history: kept };
+}
+function isLabelConflict(x) {
+    return "first" in x;
+}
+/** How many tasks disagree, and the first few, as the reader words it. */
+function conflictProblems(conflicts) {
+    return conflicts.map((c) => ({
+        location: c.second.source,
+        field: "validity",
+        message: `task ${quote(c.task.taskId)} (dataset_revision ${quote(c.task.datasetRevision)}) has two ` +
+            `different labels at review_revision ${c.revision}: "${c.first.validity}" at ` +
+            `${c.first.source.file}:${c.first.source.line} and "${c.second.validity}" here`,
+    }));
+}
+/** At most this many conflicts are kept (the count is exact). */
+const KEPT_CONFLICTS = 20;
+/** The dataset as of revision n, with the conflicts found (not thrown). */
+function viewAsOfReview(dataset, n) {
+    const conflicts = [];
+    let conflictCount = 0;
+    let changed = false;
+    const table = dataset.tasks;
+    // Only tasks labelled after n change: the rest are read through.
+    const replaced = new Map();
+    for (let i = 0; i < table.length; i++) {
+        if (table.lastLabelRevision(i) <= n)
+            continue;
+        const r = taskAsOfReview(table.record(i), n);
+        if (isLabelConflict(r)) {
+            conflictCount++;
+            if (conflicts.length < KEPT_CONFLICTS)
+                conflicts.push(r);
+            continue;
+        }
+        changed = true;
+        replaced.set(i, r);
+    }
+    const tasks = model_withReplacedRecords(table, replaced);
+    const revisions = dataset.reviewRevisions.filter((r) => r <= n);
+    const view = !changed && revisions.length === dataset.reviewRevisions.length
+        ? dataset
+        : { ...dataset, tasks, reviewRevisions: revisions };
+    return { dataset: view, conflicts, conflictCount };
+}
+/** The dataset as of revision n; two labels at a task's effective revision are an InputError. */
+function datasetAsOfReview(dataset, n) {
+    const r = viewAsOfReview(dataset, n);
+    if (r.conflictCount > 0) {
+        throw new errors_InputError(`As of review revision ${n}, ${r.conflictCount} ${r.conflictCount === 1 ? "task has" : "tasks have"} two different labels at the same revision; ` +
+            'record a disagreement as a later revision labelled "disputed":', conflictProblems(r.conflicts), r.conflictCount);
+    }
+    return r.dataset;
+}
 
 ;// CONCATENATED MODULE: ./src/core/history/row-table.ts
 /**
@@ -70944,7 +72661,7 @@ class RowTable {
 
 ;// CONCATENATED MODULE: ./src/core/history/append-only.ts
 /**
- * Append-only, checked (issue #14): given the previous version of the results export and of the
+ * Append-only, checked: given the previous version of the results export and of the
  * reviews files, every earlier row must still be there, unchanged. New rows, new attempts and new
  * review revisions are fine; a removed or changed row is "history rewritten", a failed evidence
  * check that blocks accept.
@@ -71034,7 +72751,7 @@ class RowComparison {
                     ? `removed: ${append_only_identity(kind, p)}`
                     : c === undefined
                         ? `changed: ${append_only_identity(kind, p)}`
-                        : `changed: ${append_only_identity(kind, p)}: ${append_only_difference(kind, p, c)}`,
+                        : `changed: ${append_only_identity(kind, p)}: ${difference(kind, p, c)}`,
             });
         }
         return { previousRows, total: this.table.unmatchedCount(), violations, digests };
@@ -71083,7 +72800,7 @@ function append_only_identity(kind, row) {
         .map((f) => `${f} ${shown(o[f])}`)
         .join(", ");
 }
-function append_only_difference(kind, before, after) {
+function difference(kind, before, after) {
     const a = before.object;
     const b = after.object;
     if (a === undefined || b === undefined)
@@ -71128,6 +72845,416 @@ function appendOnlyCheck(r) {
             "new opinion as a new review_revision.",
     };
 }
+
+;// CONCATENATED MODULE: ./src/core/history/labels-as-of.ts
+/**
+ * Every task's effective label as of one review revision, as one byte a task: the verdict by
+ * review revision needs the labels of up to 20 revisions, and a copy of every relabelled
+ * TaskRecord per revision would cost memory and most of the history's CPU on a large export. The
+ * label at n follows taskAsOfReview exactly (the same helpers decide it); evaluateVerdict takes
+ * the labels as the label column of the figures (stats/task-columns.ts).
+ */
+
+
+
+const CODE = Object.fromEntries(VALIDITIES.map((v) => [v, validityCode(v)]));
+function validityOfCode(code) {
+    const v = VALIDITIES[code];
+    if (v === undefined)
+        throw new Error(`validityOfCode: no validity has code ${code}`);
+    return v;
+}
+/** The tasks' current (effective) labels as codes. */
+function currentLabelCodes(dataset) {
+    return taskColumns(dataset).validity.slice();
+}
+/** Each task's label code at revision n and how many tasks are in conflict there; allocates only the codes. */
+function labelsAsOfReview(dataset, n) {
+    const tasks = dataset.tasks;
+    const codes = new Uint8Array(tasks.length);
+    let conflictCount = 0;
+    const sequence = new TaskLabels(tasks);
+    for (let i = 0; i < tasks.length; i++) {
+        // Only a task labelled after n has its events made.
+        if (tasks.lastLabelRevision(i) <= n) {
+            codes[i] = CODE[tasks.validity(i)];
+            continue;
+        }
+        const labels = sequence.at(i);
+        const keep = eventsAtOrBelow(labels, n);
+        if (keep === 0)
+            codes[i] = CODE.unreviewed;
+        else if (conflictingEvent(labels, keep) >= 0) {
+            conflictCount++;
+            codes[i] = CODE[tasks.validity(i)];
+        }
+        else
+            codes[i] = CODE[labels.validity(keep - 1)];
+    }
+    return { codes, conflictCount };
+}
+/** Whether two label arrays are equal (then the two revisions evaluate the same). */
+function sameLabels(a, b) {
+    if (a.length !== b.length)
+        return false;
+    for (let i = 0; i < a.length; i++)
+        if (a[i] !== b[i])
+            return false;
+    return true;
+}
+
+;// CONCATENATED MODULE: ./src/core/history/verdict-by-revision.ts
+
+
+
+
+
+
+function figuresOfEvaluation(e) {
+    const c = e.comparison;
+    return {
+        verdict: e.verdict,
+        commonValidTasks: c.common_valid_tasks,
+        unresolvedTasks: c.unresolved_tasks,
+        margin: c.margin,
+        marginLower: c.margin_lower,
+        marginUpper: c.margin_upper,
+        lcb: c.lcb,
+        ucb: c.ucb,
+        lcbKind: c.lcb_bound_kind,
+        ucbKind: c.ucb_bound_kind,
+    };
+}
+/** The same figures as evaluate() copies them into its comparison. */
+function figuresOfCore(v) {
+    const a = v.analysis;
+    return {
+        verdict: v.verdict,
+        commonValidTasks: a.commonValidTasks,
+        unresolvedTasks: a.unresolvedTasks,
+        margin: a.margin,
+        marginLower: a.marginLower,
+        marginUpper: a.marginUpper,
+        lcb: a.lcb,
+        ucb: a.ucb,
+        lcbKind: a.lcbKind,
+        ucbKind: a.ucbKind,
+    };
+}
+const UNREVIEWED_CODE = validityCode("unreviewed");
+/** The latest this many review revisions are evaluated in full. */
+const MAX_REVISIONS_EVALUATED = 20;
+/** Tasks listed per change between two revisions (largest margin move first). */
+const MAX_TASKS_PER_CHANGE = 20;
+function labelCounts(codes) {
+    const byCode = [0, 0, 0, 0];
+    // (Indexed: a for-of over 10⁶ codes, run a few times, stays unoptimized and makes an object each.)
+    for (let i = 0; i < codes.length; i++) {
+        const code = codes[i];
+        byCode[code] = byCode[code] + 1;
+    }
+    const c = { valid: 0, disputed: 0, unreviewed: 0, broken: 0 };
+    byCode.forEach((count, code) => (c[validityOfCode(code)] = count));
+    return c;
+}
+function revisionRow(revision, codes, e, conflicts) {
+    return {
+        revision,
+        labels: labelCounts(codes),
+        label_conflicts: conflicts,
+        common_valid_tasks: e?.commonValidTasks ?? null,
+        unresolved_tasks: e?.unresolvedTasks ?? null,
+        margin: e?.margin ?? null,
+        margin_lower: e?.marginLower ?? null,
+        margin_upper: e?.marginUpper ?? null,
+        lcb: e?.lcb ?? null,
+        ucb: e?.ucb ?? null,
+        lcb_bound_kind: e?.lcbKind ?? null,
+        ucb_bound_kind: e?.ucbKind ?? null,
+        verdict: e?.verdict ?? null,
+    };
+}
+/**
+ * Δ̂ after one task's label change alone, minus Δ̂ before (V = the valid tasks of C). Only
+ * entering or leaving V moves Δ̂; null when Δ̂ is undefined before or after.
+ */
+function marginMove(sum, n, d, from, to) {
+    if (Number.isNaN(d))
+        return 0;
+    const wasValid = from === "valid";
+    const isValid = to === "valid";
+    if (wasValid === isValid)
+        return 0;
+    const before = n > 0 ? sum / n : null;
+    const after = isValid ? (sum + d) / (n + 1) : n - 1 > 0 ? (sum - d) / (n - 1) : null;
+    return before === null || after === null ? null : after - before;
+}
+function verdictByReviewRevision(inp) {
+    const { dataset, policy, ctx } = inp;
+    const all = dataset.reviewRevisions;
+    const evaluated = all.slice(Math.max(0, all.length - MAX_REVISIONS_EVALUATED));
+    // dₜ for tasks of C, NaN elsewhere; a broken task is outside T: the caller never counts it in V.
+    const d = taskDifferences(taskColumns(dataset), policy.infra_errors);
+    const rows = [];
+    const changes = [];
+    let prev = null;
+    for (let k = 0; k < evaluated.length; k++) {
+        const revision = evaluated[k];
+        const latest = k === evaluated.length - 1;
+        const labels = latest
+            ? { codes: currentLabelCodes(dataset), conflictCount: 0 }
+            : labelsAsOfReview(dataset, revision);
+        const { codes, conflictCount } = labels;
+        let e;
+        if (latest)
+            e = figuresOfEvaluation(inp.evaluation);
+        else if (conflictCount > 0)
+            e = null;
+        else if (prev !== null && prev.conflicts === 0 && sameLabels(prev.codes, codes))
+            e = prev.e;
+        else
+            e = figuresOfCore(evaluateVerdict(dataset, policy, ctx, withLabels(taskColumns(dataset), codes)));
+        rows.push(revisionRow(revision, codes, e, conflictCount));
+        if (prev !== null)
+            changes.push(changeBetween(dataset, d, evaluated[k - 1], revision, prev, { codes, e }));
+        prev = { codes, e, conflicts: conflictCount };
+    }
+    const last = changes[changes.length - 1];
+    // Only a revision that changed an earlier label is a reclassification (first labels are not).
+    const reclassified = last !== undefined && last.tasks_changed > 0 ? last : undefined;
+    return {
+        revisions_present: all.length,
+        revisions: rows,
+        changes,
+        latest_reclassification: reclassified === undefined
+            ? null
+            : {
+                revision: reclassified.to_revision,
+                tasks_changed: reclassified.tasks_changed,
+                verdict_from: reclassified.verdict_before,
+                verdict_to: reclassified.verdict_after,
+                verdict_changed: reclassified.verdict_before !== reclassified.verdict_after,
+            },
+    };
+}
+const listedSize = (move) => (move === null ? -1 : Math.abs(move));
+/** Largest |margin move| first (an undefined move last), then dataset order. */
+function listedBefore(x, y) {
+    const sx = listedSize(x.move);
+    const sy = listedSize(y.move);
+    return sx > sy || (sx === sy && x.index < y.index);
+}
+/**
+ * Insert the moved task into the sorted top list (at most MAX_TASKS_PER_CHANGE), as a full sort
+ * then a cut would. Tasks come in dataset order, so one no larger than the last listed is out.
+ */
+function keepTop(top, index, from, to, move) {
+    const worst = top[top.length - 1];
+    if (top.length === MAX_TASKS_PER_CHANGE &&
+        worst !== undefined &&
+        !(listedSize(move) > listedSize(worst.move)))
+        return;
+    const m = { index, from, to, move };
+    let at = top.length;
+    while (at > 0 && listedBefore(m, top[at - 1]))
+        at--;
+    top.splice(at, 0, m);
+    if (top.length > MAX_TASKS_PER_CHANGE)
+        top.pop();
+}
+function changeBetween(dataset, d, from, to, before, after) {
+    const n = before.e?.commonValidTasks ?? 0;
+    const margin = before.e?.margin ?? null;
+    const sum = margin === null ? 0 : margin * n;
+    // Counted by (from, to) code and the listed tasks kept as a bounded top list: a change can
+    // relabel most of 10⁶ tasks, so no per-task string or object is made.
+    const transitions = new Int32Array(VALIDITIES.length * VALIDITIES.length);
+    const moved = [];
+    let changed = 0;
+    let firstLabels = 0;
+    for (let i = 0; i < before.codes.length; i++) {
+        const ca = before.codes[i];
+        const cb = after.codes[i];
+        if (ca === cb)
+            continue;
+        // A label given to an unreviewed task (an importer writes every task unreviewed at r0) is a
+        // first label, not a reclassification: counted apart, never listed or made a headline.
+        if (ca === UNREVIEWED_CODE) {
+            firstLabels++;
+            continue;
+        }
+        changed++;
+        const t = ca * VALIDITIES.length + cb;
+        transitions[t] = transitions[t] + 1;
+        const a = validityOfCode(ca);
+        const b = validityOfCode(cb);
+        const move = margin === null ? null : marginMove(sum, n, d[i], a, b);
+        keepTop(moved, i, a, b, move);
+    }
+    const counted = [];
+    transitions.forEach((tasks, k) => {
+        if (tasks === 0)
+            return;
+        const a = validityOfCode(Math.floor(k / VALIDITIES.length));
+        const b = validityOfCode(k % VALIDITIES.length);
+        counted.push({ change: `${a} → ${b}`, tasks });
+    });
+    return {
+        from_revision: from,
+        to_revision: to,
+        tasks_changed: changed,
+        first_labels: firstLabels,
+        transitions: counted.sort((x, y) => y.tasks - x.tasks || compareCodeUnits(x.change, y.change)),
+        margin_before: margin,
+        margin_after: after.e?.margin ?? null,
+        verdict_before: before.e?.verdict ?? null,
+        verdict_after: after.e?.verdict ?? null,
+        tasks: moved.map((m) => {
+            return {
+                dataset_revision: dataset.tasks.datasetRevision(m.index),
+                task_id: dataset.tasks.taskId(m.index),
+                from: m.from,
+                to: m.to,
+                margin_move: m.move,
+            };
+        }),
+    };
+}
+/** The headline sentence when the latest reclassification changed the verdict, else null. */
+function reclassificationHeadline(v) {
+    const r = v.latest_reclassification;
+    if (r === null || !r.verdict_changed)
+        return null;
+    const tasks = words_plural(r.tasks_changed, "task");
+    const from = r.verdict_from ?? "undecided (labels in conflict)";
+    const to = r.verdict_to ?? "undecided (labels in conflict)";
+    return `Review revision ${r.revision} reclassified ${tasks}; the verdict moved from ${from} to ${to}.`;
+}
+
+;// CONCATENATED MODULE: ./src/core/gate.ts
+/**
+ * The whole gate as one pure call: a Dataset and the policy that decides in, the report JSON out
+ * (§2–4, fragility, the verdict at each review revision). The shells (the CLI and the action)
+ * read every input first (src/read/run-inputs.ts: the policy's text, the export, the previous
+ * versions) and differ only in where inputs come from and where the report goes.
+ */
+
+
+
+
+
+
+
+
+
+/**
+ * The policy parsed and checked against `today` (YYYY-MM-DD), and compared with the head's
+ * version. Throws a PolicyError for a policy that does not parse, or that has expired and says
+ * on_expired: fail: the shells call this before they read the export, so a policy error comes
+ * before any problem of the export.
+ */
+function gatePolicy(p, today) {
+    const file = p.source.path;
+    const policy = parsePolicy(p.text, file);
+    const expired = isExpired(policy, today);
+    if (expired && policy.on_expired === "fail") {
+        throw new PolicyError(`${file}: the policy expired on ${policy.revisit} (today is ${today}) and says on_expired: fail. ` +
+            `Its owner ${policy.owner} must re-examine the thresholds and set a new revisit date.`);
+    }
+    let changes = null;
+    const warnings = [];
+    if (p.headText !== null && p.headText !== p.text) {
+        const diff = diffPolicyTexts(p.text, p.headText, file);
+        changes = [...diff.changes];
+        if (diff.headError !== null) {
+            warnings.push(`The pull request's version of ${file} does not parse (${diff.headError}); the base version decided.`);
+        }
+    }
+    return { policy, source: p.source, expired, changes, warnings, history: p.history };
+}
+function runGate(dataset, policy, options) {
+    const asOfReview = options.asOfReview;
+    // (A Dataset already as of revision N stays as it is.)
+    const view = asOfReview === null ? dataset : datasetAsOfReview(dataset, asOfReview);
+    const appendOnly = options.appendOnly;
+    const ctx = {
+        canary: options.canary,
+        expired: policy.expired,
+        extraChecks: [
+            ...(appendOnly === null ? [] : [appendOnlyCheck(appendOnly)]),
+            ...(options.extraChecks ?? []),
+        ],
+    };
+    const extraWarnings = [...policy.warnings];
+    const evaluation = evaluate(view, policy.policy, ctx);
+    const fragility = computeFragility(view, policy.policy, ctx, evaluation);
+    options.collectGarbage?.();
+    const byRevision = verdictByReviewRevision({ dataset: view, policy: policy.policy, ctx, evaluation });
+    const reclassified = reclassificationHeadline(byRevision);
+    if (reclassified !== null)
+        extraWarnings.unshift(reclassified);
+    return buildReport({
+        dataset: view,
+        policy: policy.policy,
+        policySource: policy.source,
+        policyChanges: policy.changes,
+        policyHistory: policy.changes === null ? null : policy.history,
+        evaluation,
+        fragility,
+        extraWarnings,
+        toolVersion: options.toolVersion,
+        verdictByReviewRevision: byRevision,
+        asOfReview,
+        appendOnly,
+        appendOnlyBase: options.appendOnlyBase,
+        policyExpired: policy.expired,
+    });
+}
+
+;// CONCATENATED MODULE: ./src/read/limits.ts
+/**
+ * Safety caps of the input reader (SPEC §1.1). They bound memory and keep messages readable; a
+ * value over a cap is an input error, never silently cut.
+ */
+/** Longest accepted line, in bytes of UTF-8 (without the LF; a CR before it counts). Checked while
+ * splitting, before JSON.parse, so an overlong line is never held whole in memory. */
+const MAX_LINE_BYTES = 1024 * 1024;
+/** Longest accepted identifier, in UTF-16 code units: task_id, dataset_revision, harness_revision,
+ * model_config, a string attempt, cluster, reviewer. */
+const MAX_ID_LENGTH = 4096;
+/** Longest accepted evidence item (a path or URL), in UTF-16 code units. */
+const MAX_EVIDENCE_LENGTH = 8192;
+/** Longest accepted review note, in UTF-16 code units. */
+const MAX_NOTE_LENGTH = 65536;
+/** Evidence items kept per task (TaskRecord.evidence) and per history event, first seen first.
+ * A report shows a handful of links per task; more would only grow memory with the row count. */
+const MAX_EVIDENCE_PER_TASK = 20;
+/** Metric names (`metrics`, `metrics_sum`, `metrics_n`; SPEC §1.1): a lowercase letter, then up to
+ * 63 lowercase letters, digits and underscores. */
+const METRIC_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+/** Metrics one row may carry, and distinct metric names one read holds: names are kept per
+ * (model, task) as columns, so the count bounds the memory a metric adds. */
+const MAX_METRICS = 256;
+/** Distinct benchmarks one read holds (a task's benchmark is a small number in a column). */
+const MAX_BENCHMARKS = 10_000;
+/** How many model_config ids an "unknown model id" error lists before it only counts the rest. */
+const MAX_LISTED_MODEL_IDS = 20;
+/** How many input files one read accepts (results and reviews together). */
+const MAX_INPUT_FILES = 10_000;
+/** Lines per file the reader can number (file:line locations are packed into one safe integer). */
+const MAX_LINES_PER_FILE = 2 ** 32 - 1;
+const DEFAULT_INPUT_LIMITS = {
+    maxTasks: 1_000_000,
+    maxModels: 10_000,
+    maxLabelsPerTask: 1_000,
+    maxAttemptIds: 20_000_000,
+    maxHeldChars: 256 * 1024 * 1024,
+};
+/**
+ * Tasks from which the reader asks for a full collection (ReadOptions.collectGarbage) where a
+ * large read leaves most of its memory as garbage; a smaller read's garbage is a few MB.
+ */
+const COLLECT_MIN_TASKS = 100_000;
 
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
@@ -72575,7 +74702,7 @@ async function streamRows(files, onRow, role) {
     return { rows: ordinal, digests };
 }
 /** Reads again the rows with the given ordinals: their file, line and text. */
-async function locate(files, wanted) {
+async function previous_versions_locate(files, wanted) {
     const found = new Map();
     if (wanted.size === 0)
         return found;
@@ -72612,7 +74739,7 @@ async function compareKind(kind, previous, current) {
         comparison.addCurrent(codec.key, codec.value, ordinal);
     }, kind);
     const wanted = comparison.rowsToLocate();
-    const [was, now] = await Promise.all([locate(previous, wanted.previous), locate(current, wanted.current)]);
+    const [was, now] = await Promise.all([previous_versions_locate(previous, wanted.previous), previous_versions_locate(current, wanted.current)]);
     return comparison.result(prev.rows, prev.digests, was, now);
 }
 /** Compares the previous results and reviews files with the current ones. */
@@ -75113,11 +77240,103 @@ class RowScanner {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/unicode-near-match.ts
+/**
+ * An id given on the command line (or as an action input) is matched against the data exactly:
+ * "café" in NFC (U+00E9) and in NFD (U+0065 U+0301) are different ids, and the gate never
+ * guesses which one was meant. But both print identically, so an error that only says "not
+ * found" leaves the user staring at two equal-looking strings. When the given id matches a
+ * present one after folding what cannot be seen, the error says so and shows the code points
+ * where they differ.
+ *
+ * Folded: Unicode normalisation (NFKC, which covers NFC/NFD and compatibility forms such as
+ * full-width letters), invisible format characters (zero-width space and joiners, BOM, soft
+ * hyphen, bidi marks), every kind of space (no-break, thin, ideographic…) to one space, leading
+ * and trailing space, Unicode dashes and minus to "-", and the Cyrillic and Greek letters that
+ * look like Latin ones.
+ */
+
+/** Cyrillic and Greek letters drawn like Latin ones (position by position), and Unicode dashes. */
+const LOOKALIKE_FROM = "аеорсухіјѕԁһАВЕКМНОРСТХІЈЅονΑΒΕΖΗΙΚΜΝΟΡΤΥΧ";
+const LOOKALIKE_TO = "aeopcyxijsdhABEKMHOPCTXIJSovABEZHIKMNOPTYX";
+const DASHES = /[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]/g;
+/** What folds away or together; exported for the tests. */
+function foldInvisible(s) {
+    return s
+        .normalize("NFKC")
+        .replace(/\p{Cf}/gu, "")
+        .replace(/[\p{White_Space}]+/gu, " ")
+        .trim()
+        .replace(DASHES, "-")
+        .replace(/./gu, (c) => {
+        const i = LOOKALIKE_FROM.indexOf(c);
+        return i < 0 ? c : (LOOKALIKE_TO[i] ?? c);
+    });
+}
+/** Code points as U+XXXX, separated by spaces; "nothing" for none. */
+function codePoints(s) {
+    const out = [];
+    for (const c of s)
+        out.push(`U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`);
+    return out.length === 0 ? "nothing" : out.join(" ");
+}
+/** The differing middle of two strings (common prefix and suffix taken off, by code point). */
+function unicode_near_match_difference(a, b) {
+    const x = Array.from(a); // code points, not graphemes: the message counts code points
+    const y = Array.from(b);
+    let start = 0;
+    while (start < x.length && start < y.length && x[start] === y[start])
+        start++;
+    let end = 0;
+    while (end < x.length - start && end < y.length - start && x[x.length - 1 - end] === y[y.length - 1 - end])
+        end++;
+    return {
+        at: start + 1,
+        a: x.slice(start, x.length - end).join(""),
+        b: y.slice(start, y.length - end).join(""),
+    };
+}
+function unicode_near_match_kindOf(given, present) {
+    if (given.normalize("NFC") === present.normalize("NFC"))
+        return "another Unicode normalisation form (NFC vs NFD)";
+    if (given.normalize("NFKC") === present.normalize("NFKC"))
+        return "Unicode compatibility forms (NFKC)";
+    return "invisible characters, look-alike spaces, dashes or letters";
+}
+/** Present ids compared at most (the check is linear in their number). */
+const MAX_COMPARED = 100_000;
+const ID_WORDS = {
+    found: "is present",
+    given: "the given id",
+    other: "the data",
+    fix: "give the data's id (or fix the data)",
+};
+/**
+ * "" when no present id looks the same as `given`; else a clause (starting "; ") naming the
+ * present id that does and the code points where they differ, to append to a "not found" error.
+ */
+function unicodeNearMatch(given, present, words = ID_WORDS) {
+    const key = foldInvisible(given);
+    let n = 0;
+    for (const p of present) {
+        if (++n > MAX_COMPARED)
+            break;
+        if (p === given || foldInvisible(p) !== key)
+            continue;
+        const d = unicode_near_match_difference(given, p);
+        return (`; but ${quote(p)} ${words.found} and differs from it only by ${unicode_near_match_kindOf(given, p)}: from character ${d.at}, ` +
+            `${words.given} has ${codePoints(d.a)} where ${words.other} has ${codePoints(d.b)}. Ids are compared exactly: ` +
+            words.fix);
+    }
+    return "";
+}
+
 ;// CONCATENATED MODULE: ./src/read/builder/builder-messages.ts
 /**
  * The words of the builder's problems that need more than a line: a reviews file that labels no
  * compared task, a compared model_config the export does not have, a results file without rows.
  */
+
 
 
 
@@ -75137,17 +77356,14 @@ function builder_messages_revisionList(revisions, more = false) {
 function noMatchMessage(st, unmatched, compared) {
     const named = [...st.byRevision.keys()].sort(compareCodeUnits);
     const what = unmatched.length === named.length
-        ? `its rows are under dataset revision${named.length === 1 ? "" : "s"} ${builder_messages_revisionList(named, st.otherRows > 0)}, ` +
+        ? `its rows are under ${pluralWord(named.length, "dataset revision")} ${builder_messages_revisionList(named, st.otherRows > 0)}, ` +
             `and the compared tasks under ${builder_messages_revisionList(compared)}`
-        : `its rows under dataset revision${named.length === 1 ? "" : "s"} ${builder_messages_revisionList(named, st.otherRows > 0)} name ` +
+        : `its rows under ${pluralWord(named.length, "dataset revision")} ${builder_messages_revisionList(named, st.otherRows > 0)} name ` +
             `none of the tasks the baseline or the candidate ran (the compared tasks are under ${builder_messages_revisionList(compared)})`;
-    return (`none of its ${builder_messages_plural(st.rows, "review row", "review rows")} labels a task the baseline or the candidate ran: ${what}. ` +
+    return (`none of its ${words_plural(st.rows, "review row", "review rows")} labels a task the baseline or the candidate ran: ${what}. ` +
         `A review applies to a task only under the same dataset_revision: re-import the reviews with ` +
         `--dataset-revision set to the results' revision, or with the same --tasks list as the results ` +
         `(model-gate import verified-annotations without --tasks computes the revision from the sheet's own ids)`);
-}
-function builder_messages_plural(n, one, many) {
-    return `${n} ${n === 1 ? one : many}`;
 }
 function unknownModelMessage(role, id, present) {
     if (present.length === 0) {
@@ -75826,6 +78042,7 @@ function tableBenchmarks(b, universe) {
 
 
 
+
 /**
  * The Dataset, or one InputError listing every problem found. `complete` is false when a file
  * could not be read to its end (a problem already says so): then a model id missing from what
@@ -75850,7 +78067,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
     const total = missing.length + b.lineProblems.total + late.total;
     if (total > 0 || table === undefined) {
         const problems = [...missing, ...b.lineProblems.items, ...late.items];
-        throw new errors_InputError(`The results/reviews input has ${builder_messages_plural(total, "problem", "problems")}:`, problems, total);
+        throw new errors_InputError(`The results/reviews input has ${words_plural(total, "problem", "problems")}:`, problems, total);
     }
     const metrics = datasetMetrics(b, universe);
     const benchmarks = tableBenchmarks(b, universe);
@@ -77034,2494 +79251,11 @@ async function readFiles(opts, files, models) {
     return { dataset, ranked: builder.ranked, summary: (k) => builder.rankedSummary(k) };
 }
 
-;// CONCATENATED MODULE: ./src/core/decision/fragility-state.ts
-
-
-
-
-
-
-
-/**
- * Work budget of one fragility figure: the most candidate states the exact enumeration (and,
- * separately, the greedy search) may evaluate. Each evaluation is O(#distinct U values) and
- * allocation-free, about 0.1 µs, so the budget caps a figure at roughly 0.1–0.3 s. With single
- * attempts (3 kinds of task) it lets the exact search of review fragility prove every level up to
- * about 90 changes (180 when no broken task can be revalidated). Beyond it the figure is the
- * greedy upper bound, reported as "at most" unless it meets the levels already proven.
- */
-const FRAGILITY_WORK_BUDGET = 1_000_000;
-/**
- * The greedy searches try one change per kind of task at each step. With clustered SE they first
- * split kinds by cluster (at most this many kinds, half the greedy budget); if that finds nothing
- * they retry with kinds split by d (and side counts) only, tasks in dataset order, so that a step
- * is O(#distinct d).
- */
-const GREEDY_MAX_KINDS = 1024;
-/** A CR2 standard error over this many clusters costs about one state evaluation of the budget. */
-const CLUSTERS_PER_STATE = 8;
-/** Task categories for fragility (indices into Dataset.tasks keep their dataset order). */
-const CAT_VALID = 0; // valid and in C (V)
-const CAT_VALID_OUT = 1; // valid, in T, not in C
-const CAT_OPEN = 2; // disputed/unreviewed and in C (U)
-const CAT_OPEN_OUT = 3; // disputed/unreviewed, in T, not in C
-const CAT_BROKEN_IN = 4; // broken, attempted by both models (K* ≥ 1 for both)
-const CAT_BROKEN_OUT = 5; // broken, not attempted by both
-/** Per-task side counts, 6 per task: candidate (infra, pass+fail+infra, missing), then baseline. */
-const SIDE_WIDTH = 6;
-/** Writes a model's (infra attempts, pass+fail+infra attempts, missing 0/1) at side[o..o+2]. */
-function writeSide(side, o, c) {
-    if (c === undefined) {
-        side[o + 2] = 1;
-        return;
-    }
-    const pfi = c.pass + c.fail + c.infra_error;
-    side[o] = c.infra_error;
-    side[o + 1] = pfi;
-    side[o + 2] = hasAttempt(c) ? 0 : 1;
-}
-/**
- * A key for a task's six side counts, equal exactly when the counts are: a number when the
- * counts are small enough to pack exactly, else a string.
- */
-function sideKeyFunction(table) {
-    const side = table.side;
-    let max = 0;
-    for (let j = 0; j < side.length; j++)
-        if (side[j] > max)
-            max = side[j];
-    const base = max + 1;
-    if (base ** SIDE_WIDTH < 2 ** 52) {
-        return (i) => {
-            const o = i * SIDE_WIDTH;
-            let k = 0;
-            for (let j = 0; j < SIDE_WIDTH; j++)
-                k = k * base + side[o + j];
-            return k;
-        };
-    }
-    return (i) => Array.from(side.subarray(i * SIDE_WIDTH, (i + 1) * SIDE_WIDTH)).join(",");
-}
-function buildTaskTable(dataset, policy) {
-    const tasks = dataset.tasks;
-    const n = tasks.length;
-    const infra = policy.infra_errors;
-    const clustered = policy.margin.standard_error === "clustered";
-    const cat = new Uint8Array(n);
-    const d = new Float64Array(n).fill(Number.NaN);
-    const cluster = new Int32Array(n).fill(-1);
-    const side = new Float64Array(n * SIDE_WIDTH);
-    const clusterIndex = new Map();
-    const denominators = new Set();
-    for (let i = 0; i < n; i++) {
-        const a = tasks.candidate(i);
-        const b = tasks.baseline(i);
-        const ka = effectiveAttempts(a, infra);
-        const kb = effectiveAttempts(b, infra);
-        const both = a !== undefined && b !== undefined && ka > 0 && kb > 0;
-        if (both) {
-            d[i] = a.pass / ka - b.pass / kb;
-            denominators.add(ka);
-            denominators.add(kb);
-            const name = clustered ? tasks.cluster(i) : undefined;
-            if (name !== undefined) {
-                let c = clusterIndex.get(name);
-                if (c === undefined) {
-                    c = clusterIndex.size;
-                    clusterIndex.set(name, c);
-                }
-                cluster[i] = c;
-            }
-        }
-        const validity = tasks.validity(i);
-        if (validity === "broken")
-            cat[i] = both ? CAT_BROKEN_IN : CAT_BROKEN_OUT;
-        else if (validity === "valid")
-            cat[i] = both ? CAT_VALID : CAT_VALID_OUT;
-        else
-            cat[i] = both ? CAT_OPEN : CAT_OPEN_OUT;
-        writeSide(side, i * SIDE_WIDTH, a);
-        writeSide(side, i * SIDE_WIDTH + 3, b);
-    }
-    // The common denominator of all scores, when sums of squares in its units stay exact.
-    const gcd = (x, y) => (y === 0 ? x : gcd(y, x % y));
-    let unit = 1;
-    for (const k of denominators) {
-        unit = (unit / gcd(unit, k)) * k;
-        if (unit > 1e6)
-            break;
-    }
-    if (unit > 1e6 || n * unit * unit > 2 ** 52)
-        unit = 1;
-    const du = new Float64Array(n).fill(Number.NaN);
-    for (let i = 0; i < n; i++) {
-        if (Number.isNaN(d[i]))
-            continue;
-        const a = tasks.candidate(i);
-        const b = tasks.baseline(i);
-        du[i] =
-            unit === 1
-                ? d[i]
-                : a.pass * (unit / effectiveAttempts(a, infra)) - b.pass * (unit / effectiveAttempts(b, infra));
-    }
-    return { n, cat, d, du, unit, cluster, clusterCount: clusterIndex.size, side };
-}
-const LABEL_INDEPENDENT_CHECKS = new Set([
-    "same_harness",
-    "real_harness_revisions",
-    "dataset_revision",
-    "production_canary",
-    "append_only",
-    "reruns",
-]);
-function mirrorParams(policy, ctx, evaluation) {
-    const ai = policy.accept_if;
-    return {
-        nvThreshold: ai.common_valid_tasks,
-        infraThreshold: ai.infra_error_rate,
-        disputedThreshold: ai.disputed_fraction,
-        missingThreshold: ai.missing_fraction,
-        delta0: ai.delta0,
-        quantile: quantileFunction(policy.margin),
-        pessimistic: policy.margin.validity_bound === "pessimistic",
-        clustered: policy.margin.standard_error === "clustered",
-        correction: policy.margin.cluster_correction,
-        canary: ctx.canary,
-        fixedEvidencePass: evaluation.checks.every((c) => c.kind !== "evidence" || !LABEL_INDEPENDENT_CHECKS.has(c.id) || c.passed),
-    };
-}
-/** Sum of squares about the mean from raw sums; tiny negative noise (all values equal) → 0. */
-function centredSquares(q, s, n) {
-    const ss = q - (s * s) / n;
-    return ss <= 1e-13 * Math.max(1, q) ? 0 : ss;
-}
-/**
- * The tasks of U arranged for one bound: blocks of equal value in joining order (ascending for
- * Δ_L, descending for Δ_H; pessimistic: one block of value −1 resp. +1), with prefix sums over
- * the first J blocks for J = 0..nb, recomputed from the block counts when read after a change (the
- * searches change U per candidate state but read the prefix sums only for the pessimistic bound
- * and the S_L figure; the counts are integers, so the sums are exact whenever the values are,
- * and then equal to running sums). For clustered SE it also keeps, for every prefix J, the
- * cluster aggregates of V ∪ P_J: Σ_c S_c², Σ_c n_c S_c, Σ_c n_c² and the number of non-empty
- * clusters, so Σ_c (S_c − n_c·m)² = C1 − 2m·C2 + m²·C3 is O(1) per prefix.
- */
-class BoundSide {
-    pessimisticValue;
-    nb;
-    vals;
-    cnt;
-    pN;
-    pS;
-    pQ;
-    /** cnt changed since pN/pS/pQ were computed. */
-    stale = true;
-    index;
-    g;
-    pcN;
-    pcS;
-    c1;
-    c2;
-    c3;
-    gc;
-    constructor(values, pessimisticValue, clusterCount) {
-        this.pessimisticValue = pessimisticValue;
-        const vs = pessimisticValue !== null ? [pessimisticValue] : values;
-        this.nb = vs.length;
-        this.vals = Float64Array.from(vs);
-        this.index = new Map(vs.map((v, j) => [v, j]));
-        this.cnt = new Float64Array(this.nb);
-        this.pN = new Float64Array(this.nb + 1);
-        this.pS = new Float64Array(this.nb + 1);
-        this.pQ = new Float64Array(this.nb + 1);
-        this.g = clusterCount;
-        this.pcN = new Float64Array(clusterCount > 0 ? (this.nb + 1) * clusterCount : 0);
-        this.pcS = new Float64Array(this.pcN.length);
-        this.c1 = new Float64Array(this.nb + 1);
-        this.c2 = new Float64Array(this.nb + 1);
-        this.c3 = new Float64Array(this.nb + 1);
-        this.gc = new Float64Array(this.nb + 1);
-    }
-    /** Brings pN/pS/pQ up to date with cnt. */
-    refresh() {
-        if (!this.stale)
-            return;
-        this.stale = false;
-        let n = 0;
-        let s = 0;
-        let q = 0;
-        for (let j = 0; j < this.nb; j++) {
-            const c = this.cnt[j];
-            const v = this.vals[j];
-            n += c;
-            s += c * v;
-            q += c * v * v;
-            this.pN[j + 1] = n;
-            this.pS[j + 1] = s;
-            this.pQ[j + 1] = q;
-        }
-    }
-    /** How many tasks of U the first J blocks hold. */
-    prefixCount(J) {
-        this.refresh();
-        return this.pN[J];
-    }
-    /** Σd (table units) over the first J blocks. */
-    prefixSum(J) {
-        this.refresh();
-        return this.pS[J];
-    }
-    /** Σd² (table units²) over the first J blocks. */
-    prefixSquares(J) {
-        this.refresh();
-        return this.pQ[J];
-    }
-    /** Cluster c's (size, Σd) in V ∪ P_J, given V's vN/vS. */
-    clusterSize(J, c, vN) {
-        return vN[c] + this.pcN[J * this.g + c];
-    }
-    clusterSum(J, c, vS) {
-        return vS[c] + this.pcS[J * this.g + c];
-    }
-    blockOf(d) {
-        if (this.pessimisticValue !== null)
-            return 0;
-        const j = this.index.get(d);
-        if (j === undefined)
-            throw new Error("fragility: unknown value of d");
-        return j;
-    }
-    /** Change the aggregates of prefix J for cluster c from (n, s) to (n + dn, s + ds). */
-    moveCluster(J, n, s, dn, ds) {
-        const n2 = n + dn;
-        const s2 = s + ds;
-        this.c1[J] = this.c1[J] + s2 * s2 - s * s;
-        this.c2[J] = this.c2[J] + n2 * s2 - n * s;
-        this.c3[J] = this.c3[J] + n2 * n2 - n * n;
-        this.gc[J] = this.gc[J] + (n2 > 0 ? 1 : 0) - (n > 0 ? 1 : 0);
-    }
-    /** `count` tasks of value d (cluster c, −1 = none) join (count > 0) or leave U. */
-    addU(d, c, count, vN, vS) {
-        const j = this.blockOf(d);
-        const v = this.vals[j];
-        this.cnt[j] = this.cnt[j] + count;
-        this.stale = true;
-        if (this.g > 0 && c >= 0) {
-            for (let J = j + 1; J <= this.nb; J++) {
-                const o = J * this.g + c;
-                const n = vN[c] + this.pcN[o];
-                const s = vS[c] + this.pcS[o];
-                this.moveCluster(J, n, s, count, count * v);
-                this.pcN[o] = this.pcN[o] + count;
-                this.pcS[o] = this.pcS[o] + count * v;
-            }
-        }
-    }
-    /** V's sums for cluster c change by (dn, ds); vN/vS hold the values before the change. */
-    onValidChange(c, dn, ds, vN, vS) {
-        for (let J = 0; J <= this.nb; J++) {
-            const o = J * this.g + c;
-            const n = vN[c] + this.pcN[o];
-            const s = vS[c] + this.pcS[o];
-            this.moveCluster(J, n, s, dn, ds);
-        }
-    }
-}
-const NO_BOUNDS = { lcb: null, ucb: null };
-/**
- * The cheap sandwich (conservative ≤ exact LCB ≤ S_L figure) decides only when δ₀ is clearly
- * outside it; closer than this, rounding could differ from analyseMargin's, so the exact bound does.
- */
-const SANDWICH_SLACK = 1e-9;
-/**
- * Incremental state of SPEC §2–4 under label changes. Sums of d are kept in the table's units
- * (d·unit, exact integers when unit > 1): sV/unit is Σ_V d, qV/unit² is Σ_V d².
- */
-class Mirror {
-    table;
-    p;
-    nV = 0;
-    sV = 0;
-    qV = 0;
-    /** |U| */
-    D = 0;
-    T = 0;
-    missA = 0;
-    missB = 0;
-    infA = 0;
-    pfiA = 0;
-    infB = 0;
-    pfiB = 0;
-    /** C tasks (V ∪ U) without a cluster, clustered SE only (then every SE is undefined). */
-    noCluster = 0;
-    /**
-     * Work spent beyond one state evaluation, in the same units as the searches' budgets (a CR2
-     * standard error is a pass over the clusters). The searches add what it grew by while they ran.
-     */
-    spent = 0;
-    vN;
-    vS;
-    /** Scratch per-cluster sizes and residual sums for the CR2 standard error. */
-    sizes;
-    resid;
-    lower;
-    upper;
-    /** Open kinds (cluster, d) for the conservative clustered bound, and their counts in U. */
-    openKind = new Map();
-    openCluster = [];
-    openValue = [];
-    openCount = [];
-    /** Bumped by every change of V or U; the bounds over every resolution are cached per version. */
-    version = 0;
-    exactVersion = -1;
-    exactCache = NO_BOUNDS;
-    consVersion = -1;
-    consCache = NO_BOUNDS;
-    /** The conservative paired bound's SE_max and each side's bound, cached per version. */
-    consSeVersion = -1;
-    consSe = null;
-    consLowerVersion = -1;
-    consLower = null;
-    consUpperVersion = -1;
-    consUpper = null;
-    /**
-     * SE_max of the conservative paired bound over the lower side's block values in d (ascending),
-     * kept across states: it reuses its order and partial scan while V stays the same.
-     */
-    seScan;
-    constructor(table, p) {
-        this.table = table;
-        this.p = p;
-        const g = p.clustered ? table.clusterCount : 0;
-        this.vN = new Float64Array(g);
-        this.vS = new Float64Array(g);
-        this.sizes = new Float64Array(g);
-        this.resid = new Float64Array(g);
-        const values = new Set();
-        for (let i = 0; i < table.n; i++) {
-            const c = table.cat[i];
-            if (c === CAT_OPEN)
-                values.add(table.du[i]);
-        }
-        const asc = [...values].sort((x, y) => x - y);
-        if (p.clustered) {
-            for (let i = 0; i < table.n; i++) {
-                if (table.cat[i] !== CAT_OPEN)
-                    continue;
-                const key = `${table.cluster[i]}|${table.du[i]}`;
-                if (this.openKind.has(key))
-                    continue;
-                this.openKind.set(key, this.openCluster.length);
-                this.openCluster.push(table.cluster[i]);
-                this.openValue.push(table.du[i] / table.unit);
-                this.openCount.push(0);
-            }
-        }
-        this.lower = new BoundSide(asc, p.pessimistic ? -table.unit : null, g);
-        this.upper = new BoundSide([...asc].reverse(), p.pessimistic ? table.unit : null, g);
-        const lv = this.lower.vals;
-        this.seScan = new PairedSeScan(table.unit === 1 ? lv : lv.map((x) => x / table.unit));
-        for (let i = 0; i < table.n; i++) {
-            const c = table.cat[i];
-            if (c === CAT_BROKEN_IN || c === CAT_BROKEN_OUT)
-                continue;
-            this.addSide(i, 1);
-            if (c === CAT_VALID)
-                this.addValid(i, 1);
-            else if (c === CAT_OPEN)
-                this.addOpen(i, 1);
-        }
-    }
-    /** The units of sV, qV and the U values (see TaskTable.du). */
-    get unit() {
-        return this.table.unit;
-    }
-    /** Task i's (d, cluster) joins V `count` times (negative: leaves). */
-    addValid(i, count) {
-        this.addValidValue(this.table.du[i], this.table.cluster[i], count);
-    }
-    /** `count` tasks with d = du/unit (du in the table's units) and cluster c join V (or leave). */
-    addValidValue(d, c, count) {
-        this.version++;
-        this.nV += count;
-        this.sV += count * d;
-        this.qV += count * d * d;
-        if (!this.p.clustered)
-            return;
-        if (c < 0) {
-            this.noCluster += count;
-            return;
-        }
-        this.lower.onValidChange(c, count, count * d, this.vN, this.vS);
-        this.upper.onValidChange(c, count, count * d, this.vN, this.vS);
-        this.vN[c] = this.vN[c] + count;
-        this.vS[c] = this.vS[c] + count * d;
-    }
-    /** Task i's (d, cluster) joins U `count` times (negative: leaves). */
-    addOpen(i, count) {
-        const d = this.table.du[i];
-        const c = this.p.clustered ? this.table.cluster[i] : -1;
-        this.version++;
-        this.D += count;
-        if (this.p.clustered) {
-            const k = this.openKind.get(`${this.table.cluster[i]}|${d}`);
-            if (k !== undefined)
-                this.openCount[k] = this.openCount[k] + count;
-        }
-        this.lower.addU(d, c, count, this.vN, this.vS);
-        this.upper.addU(d, c, count, this.vN, this.vS);
-        if (this.p.clustered && c < 0)
-            this.noCluster += count;
-    }
-    /** Task i's side counts join T `count` times (negative: the task leaves T). */
-    addSide(i, count) {
-        const s = this.table.side;
-        const o = i * SIDE_WIDTH;
-        this.T += count;
-        this.infA += count * s[o];
-        this.pfiA += count * s[o + 1];
-        this.missA += count * s[o + 2];
-        this.infB += count * s[o + 3];
-        this.pfiB += count * s[o + 4];
-        this.missB += count * s[o + 5];
-    }
-    nvPasses() {
-        return satisfies(this.nV, this.p.nvThreshold);
-    }
-    disputedPasses() {
-        const c = this.nV + this.D;
-        return c > 0 && satisfies(this.D / c, this.p.disputedThreshold);
-    }
-    /** The checks that depend on T alone: infra-error rates and missing fractions. */
-    sidePasses() {
-        const t = this.p.infraThreshold;
-        if (!(this.pfiA > 0 && satisfies(this.infA / this.pfiA, t)))
-            return false;
-        if (!(this.pfiB > 0 && satisfies(this.infB / this.pfiB, t)))
-            return false;
-        const m = this.p.missingThreshold;
-        if (m === undefined)
-            return true;
-        return this.T > 0 && satisfies(this.missA / this.T, m) && satisfies(this.missB / this.T, m);
-    }
-    evidencePasses() {
-        return this.p.fixedEvidencePass && this.nvPasses() && this.disputedPasses() && this.sidePasses();
-    }
-    /**
-     * The margin extreme over U (Δ_L or Δ_H) by the sort-and-scan at block level: the prefix J of
-     * blocks that joins, its sum (table units) and task count. Pessimistic: every block joins.
-     */
-    extreme(side, lowerBound) {
-        let sum = this.sV;
-        let count = this.nV;
-        let J = 0;
-        const tol = TIE_TOLERANCE * this.table.unit;
-        if (this.p.pessimistic) {
-            J = side.nb;
-            sum += side.prefixSum(J);
-            count += side.prefixCount(J);
-        }
-        else {
-            for (let j = 0; j < side.nb; j++) {
-                const c = side.cnt[j];
-                if (c > 0) {
-                    const v = side.vals[j];
-                    const mean = sum / count;
-                    if (lowerBound ? !(v < mean - tol) : !(v > mean + tol))
-                        break;
-                    sum += v * c;
-                    count += c;
-                }
-                J = j + 1;
-            }
-        }
-        return { J, sum, count };
-    }
-    /**
-     * The bound at one resolution: the margin extreme ∓ q·SE over V ∪ S_L (resp. S_H), q with that
-     * SE's ν. With validity_bound: pessimistic this is the bound (U joins at ∓1); otherwise it is
-     * today's "S_L figure", an upper bound of the LCB over every resolution (a lower bound of the
-     * UCB) and a cheap estimate of it. null when N_v = 0 or the SE is undefined.
-     */
-    scanBound(side, lowerBound) {
-        if (this.nV === 0)
-            return null;
-        const { J, sum, count } = this.extreme(side, lowerBound);
-        const se = this.standardError(side, J, sum, count);
-        if (se === null)
-            return null;
-        const unit = this.table.unit;
-        // One correctly rounded division of exact integers: the value evaluate's float mean takes
-        // whenever its own sum is exact (ties at δ₀ then fall the same way).
-        const bound = sum / (count * unit);
-        const seReal = unit === 1 ? se.se : se.se / unit;
-        const q = this.p.quantile(se.nu);
-        return lowerBound ? bound - q * seReal : bound + q * seReal;
-    }
-    /** The counts of U by d when every task still in U has d = −1, 0 or +1 (else null). */
-    singleAttemptCounts() {
-        const lo = this.lower;
-        const unit = this.table.unit;
-        let minus = 0;
-        let zero = 0;
-        let plus = 0;
-        for (let j = 0; j < lo.nb; j++) {
-            const v = lo.vals[j];
-            const c = lo.cnt[j];
-            if (c <= 0)
-                continue;
-            if (v === -unit)
-                minus += c;
-            else if (v === 0)
-                zero += c;
-            else if (v === unit)
-                plus += c;
-            else
-                return null;
-        }
-        return { minus, zero, plus };
-    }
-    /** True when analyseMargin takes the exact bound over every resolution in this state. */
-    exactKind() {
-        return !this.p.clustered && this.singleAttemptCounts() !== null;
-    }
-    /** The exact LCB/UCB over every resolution (paired, single-attempt U), cached per state. */
-    exactBounds() {
-        if (this.exactVersion === this.version)
-            return this.exactCache;
-        this.exactVersion = this.version;
-        this.exactCache = NO_BOUNDS;
-        const u = this.singleAttemptCounts();
-        if (this.nV < 2 || u === null)
-            return this.exactCache;
-        const unit = this.table.unit;
-        const sums = { n: this.nV, sum: this.sV / unit, sumSq: this.qV / (unit * unit) };
-        // About (D + 1)·4·log₂ D evaluations, counted against the searches' budgets.
-        const D = u.minus + u.zero + u.plus;
-        this.spent += ((D + 1) * 4 * (Math.ceil(Math.log2(D + 2)) + 2)) / 64;
-        const e = exactUnionBounds(sums, u, this.p.quantile);
-        // Past the enumeration's own budget analyseMargin takes the conservative bound too.
-        this.exactCache = e === null ? this.conservativeBounds() : { lcb: e.lower.value, ucb: e.upper.value };
-        return this.exactCache;
-    }
-    /**
-     * The conservative LCB/UCB over every resolution (union-bounds.ts), with the inputs analyseMargin
-     * gives it; for single-attempt paired data it is also a cheap lower (upper) bound of the exact one.
-     */
-    conservativeBounds() {
-        if (this.p.clustered)
-            return this.conservativeClustered();
-        return { lcb: this.conservativePaired(true), ucb: this.conservativePaired(false) };
-    }
-    conservativeLcb() {
-        return this.p.clustered ? this.conservativeClustered().lcb : this.conservativePaired(true);
-    }
-    conservativeUcb() {
-        return this.p.clustered ? this.conservativeClustered().ucb : this.conservativePaired(false);
-    }
-    /** Σ_V d and Σ_V d² in d's own units, as analyseMargin passes them. */
-    validSums() {
-        const unit = this.table.unit;
-        return { n: this.nV, sum: this.sV / unit, sumSq: this.qV / (unit * unit) };
-    }
-    /** The margin extreme Δ_L (Δ_H) over U, in d. */
-    marginExtreme(lowerBound) {
-        const e = this.extreme(lowerBound ? this.lower : this.upper, lowerBound);
-        return e.sum / (e.count * this.table.unit);
-    }
-    /**
-     * Paired: Δ_L − q_max·SE_max (Δ_H + q_max·SE_max). SE_max is shared by both and each margin
-     * extreme is scanned only when its bound is asked for (a greedy step toward accept asks only for
-     * the LCB of every candidate state).
-     */
-    conservativePaired(lowerBound) {
-        if (lowerBound ? this.consLowerVersion === this.version : this.consUpperVersion === this.version) {
-            return lowerBound ? this.consLower : this.consUpper;
-        }
-        if (this.consSeVersion !== this.version) {
-            this.consSeVersion = this.version;
-            this.consSe = this.nV < 2 ? null : this.seScan.se(this.validSums(), this.lower.cnt);
-        }
-        const se = this.consSe;
-        let value = null;
-        if (se !== null) {
-            const spread = this.p.quantile(this.nV - 1) * se;
-            value = lowerBound ? this.marginExtreme(true) - spread : this.marginExtreme(false) + spread;
-        }
-        if (lowerBound) {
-            this.consLowerVersion = this.version;
-            this.consLower = value;
-        }
-        else {
-            this.consUpperVersion = this.version;
-            this.consUpper = value;
-        }
-        return value;
-    }
-    /** Clustered: both bounds at once (SE_max takes both margin extremes). */
-    conservativeClustered() {
-        if (this.consVersion === this.version)
-            return this.consCache;
-        this.consVersion = this.version;
-        this.consCache = NO_BOUNDS;
-        if (this.nV < 2 || this.noCluster > 0)
-            return this.consCache;
-        const unit = this.table.unit;
-        const marginLower = this.marginExtreme(true);
-        const marginUpper = this.marginExtreme(false);
-        this.spent += (this.table.clusterCount + this.openCluster.length) / CLUSTERS_PER_STATE;
-        const r = conservativeClusteredBounds(this.validSums(), {
-            validSize: this.vN,
-            validSum: unit === 1 ? this.vS : this.vS.map((x) => x / unit),
-            openCluster: this.openCluster,
-            openValue: this.openValue,
-            openCount: this.openCount,
-            clusterCount: this.table.clusterCount,
-        }, marginLower, marginUpper, this.p.correction, this.p.quantile);
-        if (r !== null)
-            this.consCache = { lcb: r.lower.value, ucb: r.upper.value };
-        return this.consCache;
-    }
-    /** The SE (in the table's units) and its ν over V ∪ P_J, with n tasks summing to `sum`. */
-    standardError(side, J, sum, n) {
-        if (!this.p.clustered) {
-            if (n < 2)
-                return null;
-            const q = this.qV + side.prefixSquares(J);
-            return { se: Math.sqrt(centredSquares(q, sum, n) / (n * (n - 1))), nu: n - 1 };
-        }
-        if (this.noCluster > 0)
-            return null;
-        const g = side.gc[J];
-        if (g < 2)
-            return null;
-        const m = sum / n;
-        if (this.p.correction === "cr1") {
-            const c1 = side.c1[J];
-            let ss = c1 - 2 * m * side.c2[J] + m * m * side.c3[J];
-            if (ss <= 1e-13 * Math.max(1, c1))
-                ss = 0;
-            return { se: Math.sqrt(((g / (g - 1)) * ss) / (n * n)), nu: g - 1 };
-        }
-        const count = this.table.clusterCount;
-        this.spent += count / CLUSTERS_PER_STATE;
-        for (let c = 0; c < count; c++) {
-            const size = side.clusterSize(J, c, this.vN);
-            this.sizes[c] = size;
-            this.resid[c] = side.clusterSum(J, c, this.vS) - size * m;
-        }
-        const r = clusteredFromSums(n, this.sizes, this.resid, count, "cr2");
-        return r.se === null || r.nu === null ? null : { se: r.se, nu: r.nu };
-    }
-    /** LCB as §4 uses it (pessimistic; else over every resolution: exact or conservative). */
-    lcb() {
-        if (this.p.pessimistic)
-            return this.scanBound(this.lower, true);
-        return this.exactKind() ? this.exactBounds().lcb : this.conservativeLcb();
-    }
-    ucb() {
-        if (this.p.pessimistic)
-            return this.scanBound(this.upper, false);
-        return this.exactKind() ? this.exactBounds().ucb : this.conservativeUcb();
-    }
-    /**
-     * A cheap estimate of LCB (UCB) for ordering greedy moves: the bound at S_L (S_H) when the
-     * exact bound applies, else the bound itself. Never used to decide.
-     */
-    lcbEstimate() {
-        return this.p.pessimistic || this.exactKind() ? this.scanBound(this.lower, true) : this.lcb();
-    }
-    ucbEstimate() {
-        return this.p.pessimistic || this.exactKind() ? this.scanBound(this.upper, false) : this.ucb();
-    }
-    /**
-     * LCB > δ₀, decided as cheaply as possible: for the exact kind the conservative bound (≤ LCB)
-     * and the S_L figure (≥ LCB) settle it unless δ₀ lies between them (within SANDWICH_SLACK),
-     * then the exact bound does. The same answer as comparing lcb() with δ₀.
-     */
-    lcbClears() {
-        const d0 = this.p.delta0;
-        if (!this.p.pessimistic && this.exactKind() && this.nV >= 2) {
-            const c = this.conservativeLcb();
-            if (c !== null && c > d0 + SANDWICH_SLACK)
-                return true;
-            const sl = this.scanBound(this.lower, true);
-            if (sl !== null && sl <= d0 - SANDWICH_SLACK)
-                return false;
-        }
-        const l = this.lcb();
-        return l !== null && l > d0;
-    }
-    /** UCB ≤ δ₀, decided like lcbClears. */
-    ucbAtMost() {
-        const d0 = this.p.delta0;
-        if (!this.p.pessimistic && this.exactKind() && this.nV >= 2) {
-            const c = this.conservativeUcb();
-            if (c !== null && c <= d0 - SANDWICH_SLACK)
-                return true;
-            const sh = this.scanBound(this.upper, false);
-            if (sh !== null && sh > d0 + SANDWICH_SLACK)
-                return false;
-        }
-        const u = this.ucb();
-        return u !== null && u <= d0;
-    }
-    verdict() {
-        if (this.p.canary === "fail" || !this.evidencePasses()) {
-            return decideVerdict(false, this.p.canary, null, null, this.p.delta0);
-        }
-        if (this.ucbAtMost())
-            return "reject";
-        return this.lcbClears() ? "accept" : "unresolved";
-    }
-}
-
-;// CONCATENATED MODULE: ./src/core/decision/fragility-review.ts
-
-
-const FOUND = 1;
-const ABORT = 2;
-/**
- * "Most harmful first": d descending for an accept (ascending for a reject), then dataset order.
- * Bucketed by the few distinct d values: O(n) rather than a comparison sort.
- */
-function harmOrder(table, indices, descending) {
-    const buckets = new Map();
-    for (const i of indices) {
-        const d = table.d[i];
-        let b = buckets.get(d);
-        if (b === undefined) {
-            b = [];
-            buckets.set(d, b);
-        }
-        b.push(i);
-    }
-    const keys = [...buckets.keys()].sort((x, y) => (descending ? y - x : x - y));
-    const out = [];
-    for (const k of keys)
-        for (const i of buckets.get(k))
-            out.push(i);
-    return out;
-}
-/**
- * Smallest m in [1, limit] with fails(m), for fails monotone in m (false…false true…true);
- * null when fails(limit) is false.
- */
-function firstFailing(limit, fails) {
-    if (limit < 1 || !fails(limit))
-        return null;
-    let lo = 0; // fails(lo) is false (m = 0 is the current, passing state)
-    let hi = limit;
-    while (hi - lo > 1) {
-        const mid = lo + Math.floor((hi - lo) / 2);
-        if (fails(mid))
-            hi = mid;
-        else
-            lo = mid;
-    }
-    return hi;
-}
-/**
- * Smallest m ≥ 1 such that N_v − m (m removals) or N_v + m (m additions) makes `fails` true;
- * removals first on ties. Both checks that use it fail on a half-line of N (a threshold on N_v,
- * or on φ = D/(N + D), which is monotone in N; N + D = 0, φ undefined, is the far end of the
- * removals), so each direction is a binary search.
- */
-function countCondition(nV, removable, addable, fails) {
-    const down = firstFailing(removable.length, (m) => fails(nV - m));
-    const up = firstFailing(addable.length, (m) => fails(nV + m));
-    if (down !== null && (up === null || down <= up)) {
-        return {
-            k: down,
-            get moves() {
-                return removable.slice(0, down).map((index) => ({ index, to: "broken" }));
-            },
-        };
-    }
-    if (up !== null) {
-        return {
-            k: up,
-            get moves() {
-                return addable.slice(0, up).map((index) => ({ index, to: "valid" }));
-            },
-        };
-    }
-    return null;
-}
-function groupBySide(table, indices) {
-    const keyOf = sideKeyFunction(table);
-    const groups = new Map();
-    for (const i of indices) {
-        const key = keyOf(i);
-        let g = groups.get(key);
-        if (g === undefined) {
-            g = { rep: i, tasks: [] };
-            groups.set(key, g);
-        }
-        g.tasks.push(i);
-    }
-    return [...groups.values()];
-}
-/**
- * Fewest moves making num/den fail threshold t (or den = 0). `numOf`/`denOf` give a task's
- * contribution; removals take it away (valid tasks of T), additions bring it (broken tasks
- * attempted by both). `fixedDen` is true when a task of T that cannot move contributes to den
- * (then den never reaches 0).
- *
- * Failing means num − τ·den crossing 0 (upwards for "<", "<="; downwards for ">", ">="), linear
- * in the moved tasks, so the k moves with the largest gains are the best k moves. Tasks with equal
- * side counts form one group (a handful per dataset); groups are taken by gain, and inside a
- * group the ratio moves monotonically toward the group's own ratio, so the crossing is a binary
- * search. O(#groups · log n) after the grouping.
- */
-function ratioCondition(num, den, t, removable, addable, numOf, denOf, fixedDen) {
-    const fails = (x, y) => !(y > 0 && satisfies(x / y, t));
-    const s = t.op === "<" || t.op === "<=" ? 1 : -1;
-    const tau = t.value;
-    const steps = [];
-    for (const [list, sign] of [
-        [removable, -1],
-        [addable, 1],
-    ]) {
-        for (const g of list) {
-            const a = numOf(g.rep);
-            const b = denOf(g.rep);
-            const gain = s * sign * (a - tau * b);
-            if (gain > 0)
-                steps.push({ a, b, sign, gain, tasks: g.tasks });
-        }
-    }
-    steps.sort((x, y) => y.gain - x.gain || x.tasks[0] - y.tasks[0]);
-    const to = (sign) => (sign < 0 ? "broken" : "valid");
-    let best = null;
-    let x = num;
-    let y = den;
-    let taken = 0;
-    for (let j = 0; j < steps.length; j++) {
-        const g = steps[j];
-        const m = firstFailing(g.tasks.length, (c) => fails(x + g.sign * c * g.a, y + g.sign * c * g.b));
-        if (m !== null) {
-            best = {
-                k: taken + m,
-                get moves() {
-                    const moves = [];
-                    for (const h of steps.slice(0, j))
-                        for (const index of h.tasks)
-                            moves.push({ index, to: to(h.sign) });
-                    for (const index of g.tasks.slice(0, m))
-                        moves.push({ index, to: to(g.sign) });
-                    return moves;
-                },
-            };
-            break;
-        }
-        x += g.sign * g.tasks.length * g.a;
-        y += g.sign * g.tasks.length * g.b;
-        taken += g.tasks.length;
-    }
-    if (!fixedDen) {
-        const zeroing = [];
-        // A loop, not push(...g.tasks): a spread of a data-sized array overflows the stack.
-        for (const g of removable)
-            if (denOf(g.rep) > 0)
-                for (const t of g.tasks)
-                    zeroing.push(t);
-        if (zeroing.length > 0 && (best === null || zeroing.length < best.k)) {
-            zeroing.sort((p, q) => p - q);
-            best = {
-                k: zeroing.length,
-                get moves() {
-                    return zeroing.map((index) => ({ index, to: "broken" }));
-                },
-            };
-        }
-    }
-    return best;
-}
-/**
- * Review fragility of an accept or reject. `mirror` is a fresh Mirror of the dataset; it is
- * modified during the search and restored before returning.
- */
-function reviewFragility(table, mirror, verdict, opts) {
-    const p = mirror.p;
-    if (p.canary === "fail")
-        return { k: null, exact: true, moves: [] };
-    const accept = verdict === "accept";
-    const valid = [];
-    const validOut = [];
-    const brokenIn = [];
-    const openT = [];
-    for (let i = 0; i < table.n; i++) {
-        const c = table.cat[i];
-        if (c === CAT_VALID)
-            valid.push(i);
-        else if (c === CAT_VALID_OUT)
-            validOut.push(i);
-        else if (c === CAT_BROKEN_IN)
-            brokenIn.push(i);
-        else if (c === CAT_OPEN || c === CAT_OPEN_OUT)
-            openT.push(i);
-    }
-    // Most harmful first: for an accept, remove high-d valid tasks and add low-d broken ones.
-    const removeOrder = harmOrder(table, [...valid], accept);
-    const addOrder = harmOrder(table, [...brokenIn], !accept);
-    const candidates = [];
-    const push = (c) => {
-        if (c !== null)
-            candidates.push(c);
-    };
-    // N_v and the disputed fraction: only N_v moves (D is fixed).
-    push(countCondition(mirror.nV, removeOrder, addOrder, (n) => !satisfies(n, p.nvThreshold)));
-    push(countCondition(mirror.nV, removeOrder, addOrder, (n) => {
-        const c = n + mirror.D;
-        return !(c > 0 && satisfies(mirror.D / c, p.disputedThreshold));
-    }));
-    // Ratio checks on T: removals are valid tasks of T (in C or not), additions broken-in tasks.
-    const removableT = groupBySide(table, [...removeOrder, ...validOut]);
-    const addableT = groupBySide(table, addOrder);
-    const side = table.side;
-    const col = (k) => (i) => side[i * SIDE_WIDTH + k];
-    const one = () => 1;
-    for (const [infOff, pfiOff, missOff] of [
-        [3, 4, 5],
-        [0, 1, 2],
-    ]) {
-        const inf = infOff === 0 ? mirror.infA : mirror.infB;
-        const pfi = infOff === 0 ? mirror.pfiA : mirror.pfiB;
-        const fixedPfi = openT.some((i) => col(pfiOff)(i) > 0);
-        push(ratioCondition(inf, pfi, p.infraThreshold, removableT, addableT, col(infOff), col(pfiOff), fixedPfi));
-        if (p.missingThreshold !== undefined) {
-            const miss = infOff === 0 ? mirror.missA : mirror.missB;
-            push(ratioCondition(miss, mirror.T, p.missingThreshold, removableT, addableT, col(missOff), one, openT.length > 0));
-        }
-    }
-    let otherBest = null;
-    for (const c of candidates)
-        if (otherBest === null || c.k < otherBest.k)
-            otherBest = c;
-    // The margin, with the certain flip "every valid task broken" (N_v = 0: margin undefined).
-    const certain = {
-        k: removeOrder.length,
-        get moves() {
-            return removeOrder.map((index) => ({ index, to: "broken" }));
-        },
-    };
-    const limit = Math.min(otherBest?.k ?? Infinity, certain.k);
-    const flipped = accept ? () => !mirror.lcbClears() : () => !mirror.ucbAtMost();
-    const kinds = marginKinds(table, valid, brokenIn, p.clustered, accept);
-    // Greedy first: a cheap upper bound that caps the exact search. Split by cluster when that is
-    // affordable, else (or if it finds nothing) per d.
-    const byCluster = p.clustered && kinds.length <= GREEDY_MAX_KINDS;
-    const half = Math.floor(opts.greedyBudget / 2);
-    let margin = null;
-    if (byCluster)
-        margin = greedyMargin(mirror, kinds, true, limit, flipped, accept, half);
-    if (margin === null)
-        margin = greedyMargin(mirror, kinds, false, limit, flipped, accept, half);
-    if (margin === null && certain.k <= limit)
-        margin = certain;
-    // Exact search for anything strictly better than the known margin flip; up to `limit`
-    // inclusive otherwise, so that the margin wins ties with the other conditions.
-    const top = margin !== null ? Math.min(margin.k - 1, limit) : limit;
-    const exact = enumerateMargin(mirror, kinds, top, flipped, accept, opts.budget);
-    if (exact.found !== null)
-        margin = exact.found;
-    // Prefer the margin on ties: it is the substantive condition.
-    let best = margin;
-    if (otherBest !== null && (best === null || otherBest.k < best.k))
-        best = otherBest;
-    // Every level below exact.provenBelow is proven not to flip the margin; the others are exact.
-    if (best === null)
-        return { k: null, exact: !exact.aborted, moves: [] };
-    return { k: best.k, exact: best.k <= exact.provenBelow, moves: best.moves };
-}
-function marginKinds(table, valid, brokenIn, clustered, accept) {
-    const byD = new Map();
-    const kindOf = (i) => {
-        const d = table.d[i];
-        const cluster = clustered ? table.cluster[i] : -1;
-        let m = byD.get(d);
-        if (m === undefined) {
-            m = new Map();
-            byD.set(d, m);
-        }
-        let k = m.get(cluster);
-        if (k === undefined) {
-            k = { d, du: table.du[i], cluster, valid: [], broken: [] };
-            m.set(cluster, k);
-        }
-        return k;
-    };
-    for (const i of valid)
-        kindOf(i).valid.push(i);
-    for (const i of brokenIn)
-        kindOf(i).broken.push(i);
-    // Most harmful kinds first (accept: highest d), then cluster: deterministic search order.
-    const kinds = [];
-    for (const m of byD.values())
-        for (const k of m.values())
-            kinds.push(k);
-    return kinds.sort((x, y) => (accept ? y.d - x.d : x.d - y.d) || x.cluster - y.cluster);
-}
-/**
- * Enumerate net moves per kind in increasing |n|₁ = 1..limit; stop at the first flip. Within a
- * level, kinds are tried most harmful first and each kind's harmful direction first, so the
- * reported changes are the natural ones (e.g. "valid tasks only the candidate passes → broken").
- */
-function enumerateMargin(mirror, kinds, limit, flipped, accept, budget) {
-    const m = kinds.length;
-    const lo = kinds.map((k) => k.valid.length);
-    const hi = kinds.map((k) => k.broken.length);
-    // Harmful direction: for an accept, removing tasks above the margin and adding those below.
-    const mean = mirror.nV > 0 ? mirror.sV / mirror.nV / mirror.unit : 0;
-    const removeFirst = kinds.map((k) => (accept ? k.d > mean : k.d < mean));
-    const suffixMax = new Array(m + 1).fill(0);
-    for (let i = m - 1; i >= 0; i--) {
-        suffixMax[i] = suffixMax[i + 1] + Math.max(lo[i], hi[i]);
-    }
-    const net = new Array(m).fill(0);
-    let work = 0;
-    const spent0 = mirror.spent;
-    const over = () => work + mirror.spent - spent0 > budget;
-    const rec = (i, rem) => {
-        if (rem === 0 || i === m) {
-            if (rem !== 0)
-                return 0;
-            work++;
-            if (over())
-                return ABORT;
-            return flipped() ? FOUND : 0;
-        }
-        if (rem > suffixMax[i])
-            return 0;
-        const kind = kinds[i];
-        const down = Math.min(lo[i], rem);
-        const up = Math.min(hi[i], rem);
-        const nextMax = suffixMax[i + 1];
-        // Values of n_i: the harmful direction first, large moves first; then the other; 0 last.
-        const first = removeFirst[i] ? -1 : 1;
-        for (let pass = 0; pass < 3; pass++) {
-            const sign = pass === 0 ? first : -first;
-            const most = pass === 2 ? 0 : (pass === 0) === first < 0 ? down : up;
-            const least = pass === 2 ? 0 : 1;
-            for (let a = most; a >= least; a--) {
-                const left = rem - a;
-                // left only grows as a shrinks: the rest cannot be placed.
-                if (left > nextMax)
-                    break;
-                const x = sign * a;
-                if (x !== 0)
-                    mirror.addValidValue(kind.du, kind.cluster, x);
-                net[i] = x;
-                const st = rec(i + 1, left);
-                if (x !== 0)
-                    mirror.addValidValue(kind.du, kind.cluster, -x);
-                if (st !== 0)
-                    return st;
-                net[i] = 0;
-            }
-        }
-        return 0;
-    };
-    const top = Math.min(limit, suffixMax[0]);
-    for (let level = 1; level <= top; level++) {
-        const st = rec(0, level);
-        if (st === ABORT)
-            return { found: null, provenBelow: level, aborted: true };
-        if (st === FOUND) {
-            const moves = [];
-            kinds.forEach((k, i) => {
-                const x = net[i];
-                if (x < 0)
-                    for (const index of k.valid.slice(0, -x))
-                        moves.push({ index, to: "broken" });
-            });
-            kinds.forEach((k, i) => {
-                const x = net[i];
-                if (x > 0)
-                    for (const index of k.broken.slice(0, x))
-                        moves.push({ index, to: "valid" });
-            });
-            return { found: { k: level, moves }, provenBelow: level, aborted: false };
-        }
-    }
-    // Levels above suffixMax[0] have no vectors at all: everything up to `limit` is proven.
-    return { found: null, provenBelow: limit + 1, aborted: false };
-}
-/**
- * Greedy upper bound for the margin: repeatedly make the single change (per kind (d, cluster): the
- * next valid task to break, or the next broken task to validate, in dataset order) that moves the
- * bound furthest toward δ₀, re-evaluating incrementally; at most `limit` steps.
- */
-function greedyMargin(mirror, kinds, byCluster, limit, flipped, accept, budget) {
-    // Per kind, how many of its valid tasks were broken (ri) / broken tasks validated (ai). Without
-    // byCluster, (d, cluster) kinds are merged per d, tasks in dataset order.
-    let groups = kinds.map((k) => ({
-        rem: k.valid,
-        add: k.broken,
-    }));
-    if (!byCluster) {
-        const byD = new Map();
-        for (const k of kinds) {
-            let g = byD.get(k.d);
-            if (g === undefined) {
-                g = { rem: [], add: [] };
-                byD.set(k.d, g);
-            }
-            for (const t of k.valid)
-                g.rem.push(t);
-            for (const t of k.broken)
-                g.add.push(t);
-        }
-        groups = [...byD.values()].map((g) => ({
-            rem: g.rem.sort((x, y) => x - y),
-            add: g.add.sort((x, y) => x - y),
-        }));
-    }
-    const list = groups.map((g) => ({ ...g, ri: 0, ai: 0 }));
-    const score = () => {
-        const b = accept ? mirror.lcbEstimate() : mirror.ucbEstimate();
-        if (b === null)
-            return -Infinity;
-        return accept ? b : -b;
-    };
-    const moves = [];
-    let work = 0;
-    const spent0 = mirror.spent;
-    const over = () => work + mirror.spent - spent0 > budget;
-    let result = null;
-    while (moves.length < limit) {
-        let bestScore = Infinity;
-        let bestG = -1;
-        let bestRemove = true;
-        for (let gi = 0; gi < list.length; gi++) {
-            const g = list[gi];
-            for (let r = 0; r < 2; r++) {
-                const remove = r === 0;
-                // No cancelling pairs: a kind only moves in one direction.
-                if (remove ? g.ai > 0 || g.ri >= g.rem.length : g.ri > 0 || g.ai >= g.add.length)
-                    continue;
-                const i = (remove ? g.rem[g.ri] : g.add[g.ai]);
-                mirror.addValid(i, remove ? -1 : 1);
-                const s = score();
-                mirror.addValid(i, remove ? 1 : -1);
-                work++;
-                if (s < bestScore) {
-                    bestScore = s;
-                    bestG = gi;
-                    bestRemove = remove;
-                }
-            }
-        }
-        if (bestG < 0 || over())
-            break;
-        const g = list[bestG];
-        const i = (bestRemove ? g.rem[g.ri++] : g.add[g.ai++]);
-        mirror.addValid(i, bestRemove ? -1 : 1);
-        moves.push({ index: i, to: bestRemove ? "broken" : "valid" });
-        if (flipped()) {
-            result = { k: moves.length, moves: [...moves] };
-            break;
-        }
-    }
-    for (const m of moves)
-        mirror.addValid(m.index, m.to === "broken" ? 1 : -1);
-    return result;
-}
-
-;// CONCATENATED MODULE: ./src/core/decision/fragility-resolution.ts
-/**
- * Resolution distance (SPEC §4, verdict unresolved): the fewest open labels (disputed or
- * unreviewed) whose resolution to valid or broken makes §4 give accept or reject; unbounded when
- * no resolution can.
- *
- * Here every condition must hold at once, so the conditions do not decompose as in review
- * fragility; instead the search runs over COUNTS of interchangeable moves:
- *   - an open task of C resolved valid moves (d, cluster) from U to V;
- *   - resolved broken it leaves U and T (its side counts leave the infra-error and missing
- *     figures), so those kinds are keyed by (d, cluster, side counts);
- *   - an open task outside C resolved broken only leaves T (kind = side counts); resolving it
- *     valid changes no figure and is never needed.
- * "Unbounded" is proven without a search when a check no label can fix fails (harness, dataset
- * revision, a required canary missing), when N_v cannot reach its threshold even with every open
- * label valid, when φ cannot, or when a bound on the margin shows that no resolution can move LCB
- * above δ₀ nor UCB to δ₀ or below (reachableVerdicts, paired SE).
- * Otherwise a greedy order (the move that most reduces the remaining shortfall first, toward
- * accept and toward reject) gives an upper bound G, and levels k = total resolutions are
- * enumerated in increasing order below G, starting from a lower bound that N_v and φ alone imply
- * (with ">="/">" on N_v and "<"/"<=" on φ, nothing beats resolving every one valid). Within a
- * level the split (v valid, b broken in C, r broken outside C) is pruned on N_v and φ, which depend
- * on the split only, then on the T-only checks, before the margin is evaluated — so the common
- * "φ too high" case costs O(k²) per level, not O(k⁵). A level that completes without success is
- * proven; the first success is exact; completing every level below G proves G (or, without G,
- * "unbounded"). FRAGILITY_WORK_BUDGET caps the enumeration; past it G is reported as "at most"
- * unless it meets the proven levels, and "unbounded" without a proof is reported as not exact.
- */
-
-
-
-const fragility_resolution_FOUND = 1;
-const fragility_resolution_ABORT = 2;
-function resolutionDistance(table, mirror, opts) {
-    const p = mirror.p;
-    const unbounded = { k: null, exact: true, moves: [] };
-    // A failing check that no label can fix (harness, dataset revision, missing canary).
-    if (!p.fixedEvidencePass || p.canary === "fail")
-        return unbounded;
-    const open = [];
-    const openOut = [];
-    for (let i = 0; i < table.n; i++) {
-        if (table.cat[i] === CAT_OPEN)
-            open.push(i);
-        else if (table.cat[i] === CAT_OPEN_OUT)
-            openOut.push(i);
-    }
-    const nU = open.length;
-    const nUn = openOut.length;
-    const nv = mirror.nV;
-    const D = mirror.D;
-    const t = p.nvThreshold;
-    const nvUp = t.op === ">=" || t.op === ">";
-    // Too few tasks even if every open label became valid.
-    if (nvUp && !satisfies(nv + nU, t))
-        return unbounded;
-    // Kinds.
-    const sideKey = sideKeyFunction(table);
-    const groups = [];
-    const groupIndex = new Map();
-    const brokenKinds = [];
-    const brokenIndex = new Map();
-    for (const i of open) {
-        const d = table.d[i];
-        const cluster = p.clustered ? table.cluster[i] : -1;
-        const gk = `${d}|${cluster}`;
-        let g = groupIndex.get(gk);
-        if (g === undefined) {
-            g = groups.length;
-            groups.push({ d, cluster, tasks: [] });
-            groupIndex.set(gk, g);
-        }
-        groups[g].tasks.push(i);
-        const bk = `${gk}|${sideKey(i)}`;
-        let b = brokenIndex.get(bk);
-        if (b === undefined) {
-            b = brokenKinds.length;
-            brokenKinds.push({ group: g, tasks: [] });
-            brokenIndex.set(bk, b);
-        }
-        brokenKinds[b].tasks.push(i);
-    }
-    const outKinds = [];
-    const outIndex = new Map();
-    for (const i of openOut) {
-        const key = sideKey(i);
-        let o = outIndex.get(key);
-        if (o === undefined) {
-            o = outKinds.length;
-            outKinds.push([]);
-            outIndex.set(key, o);
-        }
-        outKinds[o].push(i);
-    }
-    // Lower bound on k from N_v and φ (monotone operators only).
-    let kLow = 1;
-    if (nvUp) {
-        let v = 0;
-        while (!satisfies(nv + v, t))
-            v++;
-        kLow = Math.max(kLow, v);
-    }
-    const tp = p.disputedThreshold;
-    if ((tp.op === "<" || tp.op === "<=") && nv + D > 0) {
-        let k = 0;
-        while (k <= D && !satisfies((D - k) / (nv + D), tp))
-            k++;
-        if (k > D)
-            return unbounded;
-        kLow = Math.max(kLow, k);
-    }
-    const reachable = reachableVerdicts(table, mirror, open);
-    if (!reachable.accept && !reachable.reject)
-        return unbounded;
-    // Greedy first (toward accept, then reject): an upper bound that caps the exact search.
-    let greedyBest = null;
-    for (const target of ["accept", "reject"]) {
-        if (!reachable[target])
-            continue;
-        const limit = greedyBest?.length ?? Infinity;
-        // At most four greedy runs (two targets, by cluster then per d) share the greedy budget.
-        const share = Math.floor(opts.greedyBudget / 4);
-        let g = p.clustered
-            ? greedy(table, mirror, open, openOut, target, true, limit, share)
-            : null;
-        if (g === null)
-            g = greedy(table, mirror, open, openOut, target, false, limit, share);
-        if (g !== null && (greedyBest === null || g.length < greedyBest.length))
-            greedyBest = g;
-    }
-    const maxLevel = greedyBest !== null ? greedyBest.length - 1 : nU + nUn;
-    const search = enumerate(mirror, groups, brokenKinds, outKinds, nU, nUn, kLow, maxLevel, opts.budget);
-    if (search.found !== null)
-        return { k: search.found.length, exact: true, moves: search.found };
-    if (greedyBest === null)
-        return search.aborted ? { k: null, exact: false, moves: [] } : unbounded;
-    return { k: greedyBest.length, exact: greedyBest.length <= search.provenBelow, moves: greedyBest };
-}
-/**
- * Which verdicts some resolution could still reach, by a bound on the margin (paired SE; with
- * clustered SE both stay possible). After any resolution V' ⊇ V and every set the SE is taken on
- * is a superset of V with at most N_v + D tasks; adding tasks never lowers Σ(d − d̄)², so
- * SE' ≥ SE_min = sqrt(SS(V) / ((N_v + D)(N_v + D − 1))). Every bound lies between the exact
- * extremes over U: Δ_L(U) ≤ Δ_L', Δ_H' ≤ Δ_H(U) (pessimistic bounds are wider, which only helps).
- * The quantile q' ≥ q_min = q(ν = N_v + D − 1), since t_ν⁻¹ decreases in ν (constant for z).
- * So LCB' ≤ Δ_H(U) − q_min·SE_min and UCB' ≥ Δ_L(U) + q_min·SE_min: when the first is ≤ δ₀ no resolution
- * accepts, when the second is > δ₀ none rejects — a proof of "unbounded" without a search.
- */
-function reachableVerdicts(table, mirror, open) {
-    const p = mirror.p;
-    if (p.clustered)
-        return { accept: true, reject: true };
-    const nv = mirror.nV;
-    const n = nv + mirror.D;
-    const values = Float64Array.from(open, (i) => table.d[i]);
-    const u = mirror.unit;
-    const b = exactRatioBounds(mirror.sV / u, nv, values);
-    if (b.lower === null || b.upper === null)
-        return { accept: false, reject: false };
-    const ss = nv > 0 ? Math.max(0, mirror.qV - (mirror.sV * mirror.sV) / nv) / (u * u) : 0;
-    const seMin = n >= 2 ? Math.sqrt(ss / (n * (n - 1))) : 0;
-    // The smallest quantile any such set can have: t_ν⁻¹ decreases in ν = n' − 1 ≤ n − 1.
-    const qMin = n >= 2 ? p.quantile(n - 1) : 0;
-    // A small safety margin: only rule a verdict out when the bound is clearly on the other side.
-    const eps = 1e-9;
-    return {
-        accept: b.upper - qMin * seMin > p.delta0 - eps,
-        reject: b.lower + qMin * seMin <= p.delta0 + eps,
-    };
-}
-function enumerate(mirror, groups, brokenKinds, outKinds, nU, nUn, kLow, maxLevel, budget) {
-    const p = mirror.p;
-    const nv = mirror.nV;
-    const D = mirror.D;
-    const G = groups.length;
-    const usedB = new Array(G).fill(0);
-    const vCount = new Array(G).fill(0);
-    const bCount = new Array(brokenKinds.length).fill(0);
-    const rCount = new Array(outKinds.length).fill(0);
-    const bSuffix = new Array(brokenKinds.length + 1).fill(0);
-    for (let j = brokenKinds.length - 1; j >= 0; j--) {
-        bSuffix[j] = bSuffix[j + 1] + brokenKinds[j].tasks.length;
-    }
-    const rSuffix = new Array(outKinds.length + 1).fill(0);
-    for (let j = outKinds.length - 1; j >= 0; j--) {
-        rSuffix[j] = rSuffix[j + 1] + outKinds[j].length;
-    }
-    const vSuffix = new Array(G + 1).fill(0);
-    let work = 0;
-    const spent0 = mirror.spent;
-    const over = () => work + mirror.spent - spent0 > budget;
-    const recV = (g, rem) => {
-        if (rem === 0 || g === G) {
-            if (rem !== 0)
-                return 0;
-            work++;
-            if (over())
-                return fragility_resolution_ABORT;
-            const v = mirror.verdict();
-            return v === "accept" || v === "reject" ? fragility_resolution_FOUND : 0;
-        }
-        if (rem > vSuffix[g])
-            return 0;
-        const grp = groups[g];
-        const cap = Math.min(grp.tasks.length - usedB[g], rem);
-        const rep = grp.tasks[0];
-        for (let x = cap; x >= 0; x--) {
-            if (rem - x > vSuffix[g + 1])
-                break;
-            if (x > 0) {
-                mirror.addOpen(rep, -x);
-                mirror.addValid(rep, x);
-            }
-            vCount[g] = x;
-            const st = recV(g + 1, rem - x);
-            if (x > 0) {
-                mirror.addOpen(rep, x);
-                mirror.addValid(rep, -x);
-            }
-            if (st !== 0)
-                return st;
-            vCount[g] = 0;
-        }
-        return 0;
-    };
-    const recB = (j, rem, v) => {
-        if (rem === 0 || j === brokenKinds.length) {
-            if (rem !== 0)
-                return 0;
-            work++;
-            if (over())
-                return fragility_resolution_ABORT;
-            if (!mirror.sidePasses())
-                return 0;
-            for (let g = G - 1; g >= 0; g--) {
-                vSuffix[g] = vSuffix[g + 1] + groups[g].tasks.length - usedB[g];
-            }
-            return recV(0, v);
-        }
-        if (rem > bSuffix[j])
-            return 0;
-        const kind = brokenKinds[j];
-        const rep = kind.tasks[0];
-        const cap = Math.min(kind.tasks.length, rem);
-        for (let x = cap; x >= 0; x--) {
-            if (rem - x > bSuffix[j + 1])
-                break;
-            if (x > 0) {
-                mirror.addOpen(rep, -x);
-                mirror.addSide(rep, -x);
-            }
-            usedB[kind.group] = usedB[kind.group] + x;
-            bCount[j] = x;
-            const st = recB(j + 1, rem - x, v);
-            if (x > 0) {
-                mirror.addOpen(rep, x);
-                mirror.addSide(rep, x);
-            }
-            usedB[kind.group] = usedB[kind.group] - x;
-            if (st !== 0)
-                return st;
-            bCount[j] = 0;
-        }
-        return 0;
-    };
-    const recR = (j, rem, b, v) => {
-        if (rem === 0 || j === outKinds.length) {
-            if (rem !== 0)
-                return 0;
-            return recB(0, b, v);
-        }
-        if (rem > rSuffix[j])
-            return 0;
-        const kind = outKinds[j];
-        const rep = kind[0];
-        const cap = Math.min(kind.length, rem);
-        for (let x = cap; x >= 0; x--) {
-            if (rem - x > rSuffix[j + 1])
-                break;
-            if (x > 0)
-                mirror.addSide(rep, -x);
-            rCount[j] = x;
-            const st = recR(j + 1, rem - x, b, v);
-            if (x > 0)
-                mirror.addSide(rep, x);
-            if (st !== 0)
-                return st;
-            rCount[j] = 0;
-        }
-        return 0;
-    };
-    const maxK = Math.min(maxLevel, nU + nUn);
-    for (let k = kLow; k <= maxK; k++) {
-        for (let v = Math.min(k, nU); v >= 0; v--) {
-            for (let b = Math.min(k - v, nU - v); b >= 0; b--) {
-                const r = k - v - b;
-                if (r > nUn)
-                    break;
-                work++;
-                if (over())
-                    return { found: null, provenBelow: k, aborted: true };
-                const nv2 = nv + v;
-                const d2 = D - v - b;
-                if (!satisfies(nv2, p.nvThreshold))
-                    continue;
-                if (!(nv2 + d2 > 0 && satisfies(d2 / (nv2 + d2), p.disputedThreshold)))
-                    continue;
-                const st = recR(0, r, b, v);
-                if (st === fragility_resolution_ABORT)
-                    return { found: null, provenBelow: k, aborted: true };
-                if (st === fragility_resolution_FOUND)
-                    return { found: movesOf(), provenBelow: k, aborted: false };
-            }
-        }
-    }
-    return { found: null, provenBelow: maxLevel + 1, aborted: false };
-    function movesOf() {
-        const used = new Set();
-        const moves = [];
-        brokenKinds.forEach((kind, j) => {
-            for (const index of kind.tasks.slice(0, bCount[j])) {
-                used.add(index);
-                moves.push({ index, to: "broken" });
-            }
-        });
-        groups.forEach((grp, g) => {
-            let left = vCount[g];
-            for (const index of grp.tasks) {
-                if (left === 0)
-                    break;
-                if (used.has(index))
-                    continue;
-                moves.push({ index, to: "valid" });
-                left--;
-            }
-        });
-        outKinds.forEach((kind, j) => {
-            for (const index of kind.slice(0, rCount[j]))
-                moves.push({ index, to: "broken" });
-        });
-        return moves;
-    }
-}
-/**
- * Greedy toward one verdict: at each step try, per kind (d, cluster), the next open task of C
- * resolved valid; per (d, cluster, side counts) the next resolved broken (without the cluster
- * unless `splitByCluster`; null when splitting makes more than GREEDY_MAX_KINDS kinds); per side counts the next open
- * task outside C resolved broken — and keep the one that leaves the smallest shortfall (failing
- * checks, each weighted by roughly how many tasks it still needs). Incremental; ≤ `limit` steps.
- */
-function greedy(table, mirror, open, openOut, target, splitByCluster, limit, budget) {
-    const p = mirror.p;
-    const queues = (indices, key) => {
-        const m = new Map();
-        for (const i of indices) {
-            const k = key(i);
-            let q = m.get(k);
-            if (q === undefined) {
-                q = { tasks: [], at: 0 };
-                m.set(k, q);
-            }
-            q.tasks.push(i);
-        }
-        return [...m.values()];
-    };
-    const sideKey = sideKeyFunction(table);
-    const clusterOf = (i) => (splitByCluster ? table.cluster[i] : -1);
-    const toValid = queues(open, (i) => `${table.d[i]}|${clusterOf(i)}`);
-    if (splitByCluster && toValid.length > GREEDY_MAX_KINDS)
-        return null;
-    const toBroken = queues(open, (i) => `${table.d[i]}|${clusterOf(i)}|${sideKey(i)}`);
-    const outBroken = queues(openOut, (i) => String(sideKey(i)));
-    const done = new Set();
-    const apply = (i, kind, sign) => {
-        if (kind === 0) {
-            mirror.addOpen(i, -sign);
-            mirror.addValid(i, sign);
-        }
-        else if (kind === 1) {
-            mirror.addOpen(i, -sign);
-            mirror.addSide(i, -sign);
-        }
-        else
-            mirror.addSide(i, -sign);
-    };
-    const next = (q) => {
-        while (q.at < q.tasks.length && done.has(q.tasks[q.at]))
-            q.at++;
-        return q.at < q.tasks.length ? q.tasks[q.at] : null;
-    };
-    const shortfall = () => {
-        let s = 0;
-        const up = (op) => op === ">=" || op === ">";
-        if (!mirror.nvPasses())
-            s += 1 + (up(p.nvThreshold.op) ? Math.max(0, p.nvThreshold.value - mirror.nV) : 0);
-        if (!mirror.disputedPasses()) {
-            const tp = p.disputedThreshold;
-            s += 1 + (!up(tp.op) ? Math.max(0, mirror.D - tp.value * (mirror.nV + mirror.D)) : 0);
-        }
-        const ratio = (num, den, tp) => {
-            if (den > 0 && satisfies(num / den, tp))
-                return;
-            s += 1 + (!up(tp.op) ? Math.max(0, num - tp.value * den) : 0);
-        };
-        ratio(mirror.infA, mirror.pfiA, p.infraThreshold);
-        ratio(mirror.infB, mirror.pfiB, p.infraThreshold);
-        if (p.missingThreshold !== undefined) {
-            ratio(mirror.missA, mirror.T, p.missingThreshold);
-            ratio(mirror.missB, mirror.T, p.missingThreshold);
-        }
-        if (target === "accept") {
-            const l = mirror.lcbEstimate();
-            if (l === null)
-                s += 3;
-            else if (!(l > p.delta0))
-                s += 1 + (p.delta0 - l) * mirror.nV;
-        }
-        else {
-            const u = mirror.ucbEstimate();
-            if (u === null)
-                s += 3;
-            else if (!(u <= p.delta0))
-                s += 1 + (u - p.delta0) * mirror.nV;
-        }
-        return s;
-    };
-    const moves = [];
-    let work = 0;
-    const spent0 = mirror.spent;
-    const over = () => work + mirror.spent - spent0 > budget;
-    let success = false;
-    const lists = [
-        [toValid, 0],
-        [toBroken, 1],
-        [outBroken, 2],
-    ];
-    while (moves.length < limit && !over()) {
-        let bestS = Infinity;
-        let best = null;
-        for (const [qs, kind] of lists) {
-            for (const q of qs) {
-                const i = next(q);
-                if (i === null)
-                    continue;
-                apply(i, kind, 1);
-                const s = shortfall();
-                apply(i, kind, -1);
-                work++;
-                if (s < bestS) {
-                    bestS = s;
-                    best = { index: i, kind };
-                }
-            }
-        }
-        if (best === null)
-            break;
-        apply(best.index, best.kind, 1);
-        done.add(best.index);
-        moves.push(best);
-        if (mirror.verdict() === target) {
-            success = true;
-            break;
-        }
-    }
-    for (let j = moves.length - 1; j >= 0; j--) {
-        const m = moves[j];
-        apply(m.index, m.kind, -1);
-    }
-    if (!success)
-        return null;
-    return moves.map((m) => ({ index: m.index, to: m.kind === 0 ? "valid" : "broken" }));
-}
-
-;// CONCATENATED MODULE: ./src/core/decision/fragility.ts
-/**
- * Fragility (SPEC §4): how firm the verdict is.
- *
- * - accept / reject → review fragility: the fewest changes to reviewed labels (valid → broken, or
- *   broken → valid for a task both models attempted) after which §4, recomputed in full, gives a
- *   different verdict; also as a share of N_v. See fragility-review.ts.
- * - unresolved → resolution distance: the fewest open labels (disputed / unreviewed) whose
- *   resolution to valid or broken makes §4 give accept or reject, and which tasks to review first;
- *   unbounded (null, fragility_unbounded) when no resolution can decide it. See
- *   fragility-resolution.ts.
- *
- * Both searches run on sufficient statistics (fragility-state.ts), never by calling evaluate() per
- * candidate. Exactness: a figure is exact when its search completed within FRAGILITY_WORK_BUDGET,
- * or its greedy bound met the levels already proven, or (unbounded) a check no label can fix or a
- * bound on the margin proves it. For single-attempt data with paired SE the margin depends only
- * on how many tasks with d = −1, 0, +1 move, and review fragility is exact up to about 90–180
- * changes (resolution distance usually further: N_v/φ prune it); beyond, and with many distinct
- * d values (multi-attempt) or many (d, cluster) kinds (clustered SE), the figure is the greedy
- * upper bound with fragility_exact false ("at most"). An answer is always realised: it is checked
- * once against the real evaluate() on the relabelled dataset (one O(n) call).
- *
- * Deterministic: tasks are visited in dataset (task-key) order and every tie is broken by it.
- */
-
-
-
-
-
-
-
-/** At most this many tasks are listed in fragility_tasks (the count itself is never cut). */
-const MAX_FRAGILITY_TASKS = 50;
-function computeFragility(dataset, policy, ctx, evaluation) {
-    return analyseFragility(dataset, policy, ctx, evaluation).fragility;
-}
-/** The dataset with the given label changes applied. */
-function relabel(dataset, moves) {
-    const replaced = new Map();
-    for (const m of moves)
-        replaced.set(m.index, { ...dataset.tasks.record(m.index), validity: m.to });
-    return { ...dataset, tasks: withReplacedRecords(dataset.tasks, replaced) };
-}
-/**
- * The columns evaluate(relabel(dataset, moves)) reads, made from the dataset's own with only the
- * label column changed: no record is made for a moved task and no column walks the relabelled
- * table (at 10⁶ tasks the search tries thousands of moves, and remaking the records dominated it).
- */
-function relabelledColumns(dataset, moves) {
-    const columns = taskColumns(dataset);
-    const codes = columns.validity.slice();
-    for (const m of moves)
-        codes[m.index] = validityCode(m.to);
-    return withLabels(columns, codes);
-}
-function analyseFragility(dataset, policy, ctx, evaluation, opts = {}) {
-    const budget = opts.budget ?? FRAGILITY_WORK_BUDGET;
-    const verdict = evaluation.verdict;
-    const figure = verdict === "unresolved" ? "resolution_distance" : "review_fragility";
-    const table = buildTaskTable(dataset, policy);
-    const mirror = new Mirror(table, mirrorParams(policy, ctx, evaluation));
-    let result;
-    if (mirror.verdict() !== verdict) {
-        // The statistics disagree with the real evaluation (should not happen): claim nothing.
-        result = { k: null, exact: false, moves: [] };
-    }
-    else if (verdict === "unresolved") {
-        result = resolutionDistance(table, mirror, { budget, greedyBudget: FRAGILITY_WORK_BUDGET });
-    }
-    else {
-        result = reviewFragility(table, mirror, verdict, { budget, greedyBudget: FRAGILITY_WORK_BUDGET });
-    }
-    if (result.k !== null && opts.verify !== false) {
-        const after = evaluateVerdict(dataset, policy, ctx, relabelledColumns(dataset, result.moves)).verdict;
-        const realised = verdict === "unresolved" ? after !== "unresolved" : after !== verdict;
-        if (!realised) {
-            if (verdict === "unresolved")
-                result = { k: null, exact: false, moves: [] };
-            else {
-                // Certain flip: with every valid common task broken the margin is undefined.
-                const moves = [];
-                for (let i = 0; i < table.n; i++)
-                    if (table.cat[i] === CAT_VALID)
-                        moves.push({ index: i, to: "broken" });
-                result = { k: moves.length, exact: false, moves };
-            }
-        }
-    }
-    const moves = figure === "resolution_distance" ? reviewOrder(table.d, result.moves) : result.moves;
-    const tasks = moves.slice(0, MAX_FRAGILITY_TASKS).map((m) => {
-        const t = dataset.tasks;
-        const i = m.index;
-        return {
-            dataset_revision: t.datasetRevision(i),
-            task_id: t.taskId(i),
-            change: `${t.validity(i)} → ${m.to}`,
-        };
-    });
-    const nv = evaluation.comparison.common_valid_tasks;
-    const review = figure === "review_fragility";
-    return {
-        figure,
-        moves,
-        fragility: {
-            review_fragility: review ? result.k : null,
-            review_fragility_share: review && result.k !== null && nv > 0 ? result.k / nv : null,
-            resolution_distance: review ? null : result.k,
-            fragility_exact: result.exact,
-            fragility_unbounded: result.k === null,
-            fragility_tasks: tasks,
-        },
-    };
-}
-/** Tasks to review first: open tasks of C by |d| descending, then the others; dataset order within. */
-function reviewOrder(d, moves) {
-    const weight = (i) => {
-        const x = d[i];
-        return Number.isNaN(x) ? -1 : Math.abs(x);
-    };
-    return [...moves].sort((x, y) => weight(y.index) - weight(x.index) || x.index - y.index);
-}
-
-;// CONCATENATED MODULE: ./src/core/policy/policy-diff.ts
-/**
- * Policy changes on a pull request (SPEC §5.1): the base policy decides; the head's changes are
- * listed rule by rule and every loosening is marked, so a PR cannot quietly soften its own gate.
- *
- * Rules are compared by meaning, not by text: "< 1%" and "< 0.01" are the same rule, and so are
- * `on_expired` omitted and `on_expired: warn` (the default). For `common_valid_tasks`, a count,
- * ">= 500" and "> 499" are the same rule.
- *
- * What counts as a loosening (head laxer than base):
- * - a threshold that is a minimum (>=, >) lowered, or > turned into >= at the same value;
- *   a maximum (<, <=) raised, or < turned into <= at the same value; a threshold whose direction
- *   flips (not produced by parsePolicy) is marked as a loosening, since it cannot be ordered;
- * - `missing_fraction` or `production_canary` removed (adding one is a tightening);
- * - a smaller δ₀ in `observed_margin`; a lower `margin.confidence`;
- * - `validity_bound` pessimistic → exact (the exact bound is narrower, so it clears more often);
- * - `quantile` t → z (z ≤ t_ν for every ν, so the z bound is narrower);
- * - `cluster_correction` cr2 → cr1 (CR1 has the smaller small-sample adjustment and, with
- *   ν = G − 1 ≥ the Bell–McCaffrey ν, the smaller t quantile);
- * - a later `revisit`; `on_expired` towards warn (fail → neutral → warn); `on_unresolved` fail → neutral;
- *   `require_same_harness` true → false; `reruns` towards `latest` (fail → pool → latest: each
- *   step lets a re-run of the eval count for more).
- * Changes that are listed but not marked as loosening, because neither side is laxer in general:
- * - `owner` (who answers for the thresholds);
- * - `infra_errors` exclude ↔ count_as_fail: counting infra errors as fails penalises whichever
- *   model has more of them, which may be the baseline, so it can move the margin either way;
- *   infra errors are gated separately by `infra_error_rate` under both settings;
- * - `margin.power`: it only changes the minimum detectable effect, a planning figure that never
- *   decides, so a lower power is not a loosening;
- * - `standard_error` paired ↔ clustered: the clustered (CR1) error is usually wider with
- *   correlated tasks but can be narrower with few or anti-correlated clusters, so neither is the
- *   stricter one in general;
- * - `rank.require` and `rank.reference` (the ranking's gate, docs/rank.md): `top_resolved` asks
- *   nothing of the candidate, and `top_group` and `above_reference` ask different things, so no
- *   requirement is stricter than another in general; a new reference is another comparison.
- */
-
-
-
-/** How strictly each `reruns` mode treats a re-run of the eval (higher is stricter). */
-const RERUNS_STRICTNESS = { latest: 0, pool: 1, fail: 2 };
-function bound(t, count) {
-    const minimum = isMinimumOp(t.op);
-    if (count && minimum) {
-        return { minimum, value: t.op === ">=" ? Math.ceil(t.value) : Math.floor(t.value) + 1, inclusive: true };
-    }
-    return { minimum, value: t.value, inclusive: t.op === ">=" || t.op === "<=" };
-}
-function sameBound(a, b) {
-    return a.minimum === b.minimum && a.value === b.value && a.inclusive === b.inclusive;
-}
-/** True when `head` lets through something `base` rejects. */
-function laxer(base, head) {
-    if (base.minimum !== head.minimum)
-        return true;
-    if (head.value !== base.value)
-        return base.minimum ? head.value < base.value : head.value > base.value;
-    return head.inclusive && !base.inclusive;
-}
-function thresholdChange(base, head, count) {
-    if (base === undefined && head === undefined)
-        return null;
-    if (base === undefined || head === undefined) {
-        // Removing a check loosens; adding one tightens.
-        return { base: base?.text ?? null, head: head?.text ?? null, loosening: head === undefined };
-    }
-    const b = bound(base, count);
-    const h = bound(head, count);
-    if (sameBound(b, h))
-        return null;
-    return { base: base.text, head: head.text, loosening: laxer(b, h) };
-}
-/** A value that may be absent (e.g. `rank.reference`): listed when it changes, never a loosening. */
-function nullableChange(base, head) {
-    return base === head ? null : { base, head, loosening: false };
-}
-function valueChange(base, head, loosening) {
-    if (base === head)
-        return null;
-    return { base: String(base), head: String(head), loosening: loosening(base, head) };
-}
-const policy_diff_never = () => false;
-/** `on_expired` from laxest to strictest: neutral keeps an expired policy from a green check. */
-const EXPIRY_STRICTNESS = { warn: 0, neutral: 1, fail: 2 };
-/**
- * Every rule that differs between the base and head policies, in a fixed order (the order of the
- * keys in SPEC §1.3), with base and head rendered as text (`null` when the optional rule is absent)
- * and `loosening` set when the head is laxer.
- */
-function diffPolicies(base, head) {
-    const a = base.accept_if;
-    const b = head.accept_if;
-    const rules = [
-        ["owner", valueChange(base.owner, head.owner, policy_diff_never)],
-        ["revisit", valueChange(base.revisit, head.revisit, (x, y) => y > x)],
-        [
-            "on_expired",
-            valueChange(base.on_expired, head.on_expired, (x, y) => EXPIRY_STRICTNESS[y] < EXPIRY_STRICTNESS[x]),
-        ],
-        ["infra_errors", valueChange(base.infra_errors, head.infra_errors, policy_diff_never)],
-        [
-            "require_same_harness",
-            valueChange(base.require_same_harness, head.require_same_harness, (x, y) => x && !y),
-        ],
-        ["accept_if.common_valid_tasks", thresholdChange(a.common_valid_tasks, b.common_valid_tasks, true)],
-        ["accept_if.infra_error_rate", thresholdChange(a.infra_error_rate, b.infra_error_rate, false)],
-        ["accept_if.disputed_fraction", thresholdChange(a.disputed_fraction, b.disputed_fraction, false)],
-        ["accept_if.missing_fraction", thresholdChange(a.missing_fraction, b.missing_fraction, false)],
-        [
-            "accept_if.observed_margin",
-            a.delta0 === b.delta0
-                ? null
-                : { base: a.observed_margin_text, head: b.observed_margin_text, loosening: b.delta0 < a.delta0 },
-        ],
-        [
-            "accept_if.production_canary",
-            a.production_canary === b.production_canary
-                ? null
-                : {
-                    base: a.production_canary ? "passes" : null,
-                    head: b.production_canary ? "passes" : null,
-                    loosening: a.production_canary,
-                },
-        ],
-        ["margin.confidence", valueChange(base.margin.confidence, head.margin.confidence, (x, y) => y < x)],
-        [
-            "margin.quantile",
-            valueChange(base.margin.quantile, head.margin.quantile, (x, y) => x === "t" && y === "z"),
-        ],
-        ["margin.power", valueChange(base.margin.power, head.margin.power, policy_diff_never)],
-        ["margin.standard_error", valueChange(base.margin.standard_error, head.margin.standard_error, policy_diff_never)],
-        [
-            "margin.cluster_correction",
-            valueChange(base.margin.cluster_correction, head.margin.cluster_correction, (x, y) => x === "cr2" && y === "cr1"),
-        ],
-        [
-            "margin.validity_bound",
-            valueChange(base.margin.validity_bound, head.margin.validity_bound, (x, y) => x === "pessimistic" && y === "exact"),
-        ],
-        [
-            "on_unresolved",
-            valueChange(base.on_unresolved, head.on_unresolved, (x, y) => x === "fail" && y === "neutral"),
-        ],
-        ["reruns", valueChange(base.reruns, head.reruns, (x, y) => RERUNS_STRICTNESS[y] < RERUNS_STRICTNESS[x])],
-        [
-            "rank.require",
-            valueChange(base.rank?.require ?? "top_resolved", head.rank?.require ?? "top_resolved", policy_diff_never),
-        ],
-        ["rank.reference", nullableChange(base.rank?.reference ?? null, head.rank?.reference ?? null)],
-    ];
-    const out = [];
-    for (const [key, change] of rules)
-        if (change !== null)
-            out.push({ key, ...change });
-    return out;
-}
-/**
- * Diff the policy texts at a PR's base and head. The base must parse (it decides; its InputError
- * propagates). A head that does not parse is reported in `headError` instead of thrown.
- */
-function diffPolicyTexts(baseText, headText, file) {
-    const base = parsePolicy(baseText, file);
-    let head;
-    try {
-        head = parsePolicy(headText, file);
-    }
-    catch (err) {
-        if (!(err instanceof errors_InputError))
-            throw err;
-        return { changes: [], headError: errorLine(err) };
-    }
-    return { changes: diffPolicies(base, head), headError: null };
-}
-
-;// CONCATENATED MODULE: ./src/core/stats/margin-by-cluster.ts
-/**
- * Where the margin comes from (SPEC §3.6): the observed margin Δ̂ = Σ_V d / N_v split by the
- * tasks' `cluster` (a repository for SWE-bench). Each cluster's contribution Σ_{V∩g} d / N_v;
- * the contributions add up to Δ̂, and the tasks without a cluster form one row of their own.
- */
-
-
-
-/**
- * A sum of d within this fraction of Σ|d| over the same tasks is 0: the d are fractions rounded to
- * binary floating point, so a sum that is 0 in exact arithmetic may come out as ±1e-17, which would
- * mark a cluster "worse" and make every share meaningless.
- */
-const ZERO_SUM_TOLERANCE = 1e-12;
-function snapped(sum, absSum) {
-    return Math.abs(sum) <= ZERO_SUM_TOLERANCE * absSum ? 0 : sum;
-}
-/**
- * The sort key of a row: |contribution| to 12 significant digits, so that contributions equal in
- * exact arithmetic (whose floating-point sums differ in the last bits) tie, and the tie goes by
- * name. Rounding keeps the order a total order, as a tolerance in the comparison would not.
- */
-function clusterSortKey(row) {
-    return Number(Math.abs(row.contribution).toPrecision(12));
-}
-/** By |contribution| descending (clusterSortKey), then cluster name (code units), the tasks without a cluster last. */
-function compareClusterRows(a, b) {
-    const by = clusterSortKey(b) - clusterSortKey(a);
-    if (by !== 0)
-        return by;
-    if (a.cluster === null || b.cluster === null) {
-        return (a.cluster === null ? 1 : 0) - (b.cluster === null ? 1 : 0);
-    }
-    return compareCodeUnits(a.cluster, b.cluster);
-}
-/**
- * The margin by cluster over the common valid tasks V, or null when no task of V has a cluster.
- * Sums are taken in dataset order, so the same dataset gives the same numbers.
- */
-function marginByCluster(dataset, infra, columns = taskColumns(dataset)) {
-    const d = taskDifferences(columns, infra);
-    const n = columns.validity.length;
-    // Slot columns.clusterCount holds the tasks without a cluster.
-    const slots = columns.clusterCount + 1;
-    const sum = new Float64Array(slots);
-    const absSum = new Float64Array(slots);
-    const count = new Float64Array(slots);
-    const firstTask = new Int32Array(slots).fill(-1);
-    let nv = 0;
-    let total = 0;
-    let totalAbs = 0;
-    for (let i = 0; i < n; i++) {
-        const di = d[i];
-        // (NaN: not a task of C.)
-        if (columns.validity[i] !== VALID_CODE || di !== di)
-            continue;
-        const k = columns.cluster[i];
-        const slot = k < 0 ? columns.clusterCount : k;
-        if (firstTask[slot] === -1)
-            firstTask[slot] = i;
-        sum[slot] = sum[slot] + di;
-        absSum[slot] = absSum[slot] + Math.abs(di);
-        count[slot] = count[slot] + 1;
-        total += di;
-        totalAbs += Math.abs(di);
-        nv++;
-    }
-    const unclustered = count[columns.clusterCount];
-    if (nv === unclustered)
-        return null;
-    total = snapped(total, totalAbs);
-    const rows = [];
-    let clusters = 0;
-    for (let slot = 0; slot < slots; slot++) {
-        const tasks = count[slot];
-        if (tasks === 0)
-            continue;
-        const named = slot < columns.clusterCount;
-        if (named)
-            clusters++;
-        const s = snapped(sum[slot], absSum[slot]);
-        rows.push({
-            cluster: named ? (dataset.tasks.cluster(firstTask[slot]) ?? null) : null,
-            tasks,
-            margin: s / tasks,
-            contribution: s / nv,
-            share: total === 0 ? null : s / total,
-            worse: s < 0,
-        });
-    }
-    rows.sort(compareClusterRows);
-    return { clusters, rows, unclustered_tasks: unclustered };
-}
-
-;// CONCATENATED MODULE: ./src/core/report/report-types.ts
-/**
- * The report JSON (SPEC §5). Key names are part of the public contract: renaming one is a
- * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
- * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
- */
-const SCHEMA_VERSION = "2.5.0";
-
-;// CONCATENATED MODULE: ./src/core/report/build-report.ts
-
-
-
-
-function sortedUnion(a, b) {
-    return [...new Set([...a, ...b])].sort(compareCodeUnits);
-}
-function buildReport(parts) {
-    const { dataset, policy, policySource, evaluation, fragility } = parts;
-    return {
-        schema_version: SCHEMA_VERSION,
-        verdict: evaluation.verdict,
-        reasons: evaluation.reasons,
-        warnings: [...evaluation.warnings, ...parts.extraWarnings],
-        checks: evaluation.checks,
-        comparison: { ...evaluation.comparison, ...fragility },
-        models: evaluation.models,
-        margin_by_cluster: marginByCluster(dataset, policy.infra_errors),
-        broken_tasks: brokenTasksOf(dataset.tasks),
-        review_history: reviewHistoryOf(dataset.tasks),
-        verdict_by_review_revision: parts.verdictByReviewRevision,
-        append_only: parts.appendOnly,
-        append_only_base: parts.appendOnlyBase ?? null,
-        policy_changes: parts.policyChanges,
-        policy_history: parts.policyHistory ?? null,
-        // The shells add it once the report exists (runs/since-last-run.ts needs the report's summary).
-        since_last_run: null,
-        provenance: {
-            inputs: dataset.inputs.map((i) => ({ kind: i.kind, path: i.path, sha256: i.sha256 })),
-            dataset_revisions: sortedUnion(dataset.baseline.datasetRevisions, dataset.candidate.datasetRevisions),
-            harness_revisions: sortedUnion(dataset.baseline.harnessRevisions, dataset.candidate.harnessRevisions),
-            review_revisions: dataset.reviewRevisions,
-            as_of_review: parts.asOfReview,
-            policy: {
-                path: policySource.path,
-                sha256: policySource.sha256,
-                owner: policy.owner,
-                revisit: policy.revisit,
-                source: policySource.source,
-                last_commit: policySource.lastCommit,
-                on_unresolved: policy.on_unresolved,
-                // (fail never reaches a report: the run stops with a policy error.)
-                on_expired: policy.on_expired === "neutral" ? "neutral" : "warn",
-                expired: parts.policyExpired ?? false,
-            },
-            infra_errors_policy: policy.infra_errors,
-            tool_version: parts.toolVersion,
-            rows_read: dataset.rowsRead,
-        },
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/history/labels-as-of.ts
-/**
- * Every task's effective label as of one review revision, as one byte a task (issue #14 at 10⁶
- * rows, issue #15): the verdict by review revision needs the labels of up to 20 revisions, and a
- * copy of every relabelled TaskRecord per revision cost memory and most of the history's CPU at
- * hundreds of thousands of tasks. The label at n follows taskAsOfReview exactly (the same helpers decide it);
- * evaluateVerdict takes the labels as the label column of the figures (stats/task-columns.ts).
- */
-
-
-
-const CODE = Object.fromEntries(VALIDITIES.map((v) => [v, validityCode(v)]));
-function validityOfCode(code) {
-    const v = VALIDITIES[code];
-    if (v === undefined)
-        throw new Error(`validityOfCode: no validity has code ${code}`);
-    return v;
-}
-/** The tasks' current (effective) labels as codes. */
-function currentLabelCodes(dataset) {
-    return taskColumns(dataset).validity.slice();
-}
-/** Each task's label code at revision n and how many tasks are in conflict there; allocates only the codes. */
-function labelsAsOfReview(dataset, n) {
-    const tasks = dataset.tasks;
-    const codes = new Uint8Array(tasks.length);
-    let conflictCount = 0;
-    const sequence = new TaskLabels(tasks);
-    for (let i = 0; i < tasks.length; i++) {
-        // Only a task labelled after n has its events made.
-        if (tasks.lastLabelRevision(i) <= n) {
-            codes[i] = CODE[tasks.validity(i)];
-            continue;
-        }
-        const labels = sequence.at(i);
-        const keep = eventsAtOrBelow(labels, n);
-        if (keep === 0)
-            codes[i] = CODE.unreviewed;
-        else if (conflictingEvent(labels, keep) >= 0) {
-            conflictCount++;
-            codes[i] = CODE[tasks.validity(i)];
-        }
-        else
-            codes[i] = CODE[labels.validity(keep - 1)];
-    }
-    return { codes, conflictCount };
-}
-/** Whether two label arrays are equal (then the two revisions evaluate the same). */
-function sameLabels(a, b) {
-    if (a.length !== b.length)
-        return false;
-    for (let i = 0; i < a.length; i++)
-        if (a[i] !== b[i])
-            return false;
-    return true;
-}
-
-;// CONCATENATED MODULE: ./src/core/history/verdict-by-revision.ts
-
-
-
-
-
-function figuresOfEvaluation(e) {
-    const c = e.comparison;
-    return {
-        verdict: e.verdict,
-        commonValidTasks: c.common_valid_tasks,
-        unresolvedTasks: c.unresolved_tasks,
-        margin: c.margin,
-        marginLower: c.margin_lower,
-        marginUpper: c.margin_upper,
-        lcb: c.lcb,
-        ucb: c.ucb,
-        lcbKind: c.lcb_bound_kind,
-        ucbKind: c.ucb_bound_kind,
-    };
-}
-/** The same figures as evaluate() copies them into its comparison. */
-function figuresOfCore(v) {
-    const a = v.analysis;
-    return {
-        verdict: v.verdict,
-        commonValidTasks: a.commonValidTasks,
-        unresolvedTasks: a.unresolvedTasks,
-        margin: a.margin,
-        marginLower: a.marginLower,
-        marginUpper: a.marginUpper,
-        lcb: a.lcb,
-        ucb: a.ucb,
-        lcbKind: a.lcbKind,
-        ucbKind: a.ucbKind,
-    };
-}
-const UNREVIEWED_CODE = validityCode("unreviewed");
-/** The latest this many review revisions are evaluated in full. */
-const MAX_REVISIONS_EVALUATED = 20;
-/** Tasks listed per change between two revisions (largest margin move first). */
-const MAX_TASKS_PER_CHANGE = 20;
-function labelCounts(codes) {
-    const byCode = [0, 0, 0, 0];
-    // (Indexed: a for-of over 10⁶ codes, run a few times, stays unoptimized and makes an object each.)
-    for (let i = 0; i < codes.length; i++) {
-        const code = codes[i];
-        byCode[code] = byCode[code] + 1;
-    }
-    const c = { valid: 0, disputed: 0, unreviewed: 0, broken: 0 };
-    byCode.forEach((count, code) => (c[validityOfCode(code)] = count));
-    return c;
-}
-function revisionRow(revision, codes, e, conflicts) {
-    return {
-        revision,
-        labels: labelCounts(codes),
-        label_conflicts: conflicts,
-        common_valid_tasks: e?.commonValidTasks ?? null,
-        unresolved_tasks: e?.unresolvedTasks ?? null,
-        margin: e?.margin ?? null,
-        margin_lower: e?.marginLower ?? null,
-        margin_upper: e?.marginUpper ?? null,
-        lcb: e?.lcb ?? null,
-        ucb: e?.ucb ?? null,
-        lcb_bound_kind: e?.lcbKind ?? null,
-        ucb_bound_kind: e?.ucbKind ?? null,
-        verdict: e?.verdict ?? null,
-    };
-}
-/**
- * Δ̂ after one task's label change alone, minus Δ̂ before (V = the valid tasks of C). Only
- * entering or leaving V moves Δ̂; null when Δ̂ is undefined before or after.
- */
-function marginMove(sum, n, d, from, to) {
-    if (Number.isNaN(d))
-        return 0;
-    const wasValid = from === "valid";
-    const isValid = to === "valid";
-    if (wasValid === isValid)
-        return 0;
-    const before = n > 0 ? sum / n : null;
-    const after = isValid ? (sum + d) / (n + 1) : n - 1 > 0 ? (sum - d) / (n - 1) : null;
-    return before === null || after === null ? null : after - before;
-}
-function verdictByReviewRevision(inp) {
-    const { dataset, policy, ctx } = inp;
-    const all = dataset.reviewRevisions;
-    const evaluated = all.slice(Math.max(0, all.length - MAX_REVISIONS_EVALUATED));
-    // dₜ for tasks of C, NaN elsewhere; a broken task is outside T: the caller never counts it in V.
-    const d = taskDifferences(taskColumns(dataset), policy.infra_errors);
-    const rows = [];
-    const changes = [];
-    let prev = null;
-    for (let k = 0; k < evaluated.length; k++) {
-        const revision = evaluated[k];
-        const latest = k === evaluated.length - 1;
-        const labels = latest
-            ? { codes: currentLabelCodes(dataset), conflictCount: 0 }
-            : labelsAsOfReview(dataset, revision);
-        const { codes, conflictCount } = labels;
-        let e;
-        if (latest)
-            e = figuresOfEvaluation(inp.evaluation);
-        else if (conflictCount > 0)
-            e = null;
-        else if (prev !== null && prev.conflicts === 0 && sameLabels(prev.codes, codes))
-            e = prev.e;
-        else
-            e = figuresOfCore(evaluateVerdict(dataset, policy, ctx, withLabels(taskColumns(dataset), codes)));
-        rows.push(revisionRow(revision, codes, e, conflictCount));
-        if (prev !== null)
-            changes.push(changeBetween(dataset, d, evaluated[k - 1], revision, prev, { codes, e }));
-        prev = { codes, e, conflicts: conflictCount };
-    }
-    const last = changes[changes.length - 1];
-    // Only a revision that changed an earlier label is a reclassification (first labels are not).
-    const reclassified = last !== undefined && last.tasks_changed > 0 ? last : undefined;
-    return {
-        revisions_present: all.length,
-        revisions: rows,
-        changes,
-        latest_reclassification: reclassified === undefined
-            ? null
-            : {
-                revision: reclassified.to_revision,
-                tasks_changed: reclassified.tasks_changed,
-                verdict_from: reclassified.verdict_before,
-                verdict_to: reclassified.verdict_after,
-                verdict_changed: reclassified.verdict_before !== reclassified.verdict_after,
-            },
-    };
-}
-const listedSize = (move) => (move === null ? -1 : Math.abs(move));
-/** Largest |margin move| first (an undefined move last), then dataset order. */
-function listedBefore(x, y) {
-    const sx = listedSize(x.move);
-    const sy = listedSize(y.move);
-    return sx > sy || (sx === sy && x.index < y.index);
-}
-/**
- * Insert the moved task into the sorted top list (at most MAX_TASKS_PER_CHANGE), as a full sort
- * then a cut would. Tasks come in dataset order, so one no larger than the last listed is out.
- */
-function keepTop(top, index, from, to, move) {
-    const worst = top[top.length - 1];
-    if (top.length === MAX_TASKS_PER_CHANGE &&
-        worst !== undefined &&
-        !(listedSize(move) > listedSize(worst.move)))
-        return;
-    const m = { index, from, to, move };
-    let at = top.length;
-    while (at > 0 && listedBefore(m, top[at - 1]))
-        at--;
-    top.splice(at, 0, m);
-    if (top.length > MAX_TASKS_PER_CHANGE)
-        top.pop();
-}
-function changeBetween(dataset, d, from, to, before, after) {
-    const n = before.e?.commonValidTasks ?? 0;
-    const margin = before.e?.margin ?? null;
-    const sum = margin === null ? 0 : margin * n;
-    // Counted by (from, to) code and the listed tasks kept as a bounded top list: a change can
-    // relabel most of 10⁶ tasks, so no per-task string or object is made.
-    const transitions = new Int32Array(VALIDITIES.length * VALIDITIES.length);
-    const moved = [];
-    let changed = 0;
-    let firstLabels = 0;
-    for (let i = 0; i < before.codes.length; i++) {
-        const ca = before.codes[i];
-        const cb = after.codes[i];
-        if (ca === cb)
-            continue;
-        // A label given to an unreviewed task (an importer writes every task unreviewed at r0) is a
-        // first label, not a reclassification: counted apart, never listed or made a headline.
-        if (ca === UNREVIEWED_CODE) {
-            firstLabels++;
-            continue;
-        }
-        changed++;
-        const t = ca * VALIDITIES.length + cb;
-        transitions[t] = transitions[t] + 1;
-        const a = validityOfCode(ca);
-        const b = validityOfCode(cb);
-        const move = margin === null ? null : marginMove(sum, n, d[i], a, b);
-        keepTop(moved, i, a, b, move);
-    }
-    const counted = [];
-    transitions.forEach((tasks, k) => {
-        if (tasks === 0)
-            return;
-        const a = validityOfCode(Math.floor(k / VALIDITIES.length));
-        const b = validityOfCode(k % VALIDITIES.length);
-        counted.push({ change: `${a} → ${b}`, tasks });
-    });
-    return {
-        from_revision: from,
-        to_revision: to,
-        tasks_changed: changed,
-        first_labels: firstLabels,
-        transitions: counted.sort((x, y) => y.tasks - x.tasks || compareCodeUnits(x.change, y.change)),
-        margin_before: margin,
-        margin_after: after.e?.margin ?? null,
-        verdict_before: before.e?.verdict ?? null,
-        verdict_after: after.e?.verdict ?? null,
-        tasks: moved.map((m) => {
-            return {
-                dataset_revision: dataset.tasks.datasetRevision(m.index),
-                task_id: dataset.tasks.taskId(m.index),
-                from: m.from,
-                to: m.to,
-                margin_move: m.move,
-            };
-        }),
-    };
-}
-/** The headline sentence when the latest reclassification changed the verdict, else null. */
-function reclassificationHeadline(v) {
-    const r = v.latest_reclassification;
-    if (r === null || !r.verdict_changed)
-        return null;
-    const tasks = `${r.tasks_changed} ${r.tasks_changed === 1 ? "task" : "tasks"}`;
-    const from = r.verdict_from ?? "undecided (labels in conflict)";
-    const to = r.verdict_to ?? "undecided (labels in conflict)";
-    return `Review revision ${r.revision} reclassified ${tasks}; the verdict moved from ${from} to ${to}.`;
-}
-
-;// CONCATENATED MODULE: ./src/core/gate.ts
-/**
- * The whole gate as one pure call: a Dataset and the policy that decides in, the report JSON out
- * (§2–4, fragility, the verdict at each review revision). The shells (the CLI and the action)
- * read every input first (src/read/run-inputs.ts: the policy's text, the export, the previous
- * versions) and differ only in where inputs come from and where the report goes.
- */
-
-
-
-
-
-
-
-
-
-/**
- * The policy parsed and checked against `today` (YYYY-MM-DD), and compared with the head's
- * version. Throws a PolicyError for a policy that does not parse, or that has expired and says
- * on_expired: fail: the shells call this before they read the export, so a policy error comes
- * before any problem of the export.
- */
-function gatePolicy(p, today) {
-    const file = p.source.path;
-    const policy = parsePolicy(p.text, file);
-    const expired = isExpired(policy, today);
-    if (expired && policy.on_expired === "fail") {
-        throw new PolicyError(`${file}: the policy expired on ${policy.revisit} (today is ${today}) and says on_expired: fail. ` +
-            `Its owner ${policy.owner} must re-examine the thresholds and set a new revisit date.`);
-    }
-    let changes = null;
-    const warnings = [];
-    if (p.headText !== null && p.headText !== p.text) {
-        const diff = diffPolicyTexts(p.text, p.headText, file);
-        changes = [...diff.changes];
-        if (diff.headError !== null) {
-            warnings.push(`The pull request's version of ${file} does not parse (${diff.headError}); the base version decided.`);
-        }
-    }
-    return { policy, source: p.source, expired, changes, warnings, history: p.history };
-}
-function runGate(dataset, policy, options) {
-    const asOfReview = options.asOfReview;
-    // (A Dataset already as of revision N stays as it is.)
-    const view = asOfReview === null ? dataset : datasetAsOfReview(dataset, asOfReview);
-    const appendOnly = options.appendOnly;
-    const ctx = {
-        canary: options.canary,
-        expired: policy.expired,
-        extraChecks: [
-            ...(appendOnly === null ? [] : [appendOnlyCheck(appendOnly)]),
-            ...(options.extraChecks ?? []),
-        ],
-    };
-    const extraWarnings = [...policy.warnings];
-    const evaluation = evaluate(view, policy.policy, ctx);
-    const fragility = computeFragility(view, policy.policy, ctx, evaluation);
-    options.collectGarbage?.();
-    const byRevision = verdictByReviewRevision({ dataset: view, policy: policy.policy, ctx, evaluation });
-    const reclassified = reclassificationHeadline(byRevision);
-    if (reclassified !== null)
-        extraWarnings.unshift(reclassified);
-    return buildReport({
-        dataset: view,
-        policy: policy.policy,
-        policySource: policy.source,
-        policyChanges: policy.changes,
-        policyHistory: policy.changes === null ? null : policy.history,
-        evaluation,
-        fragility,
-        extraWarnings,
-        toolVersion: options.toolVersion,
-        verdictByReviewRevision: byRevision,
-        asOfReview,
-        appendOnly,
-        appendOnlyBase: options.appendOnlyBase,
-        policyExpired: policy.expired,
-    });
-}
-
 ;// CONCATENATED MODULE: ./src/read/sha256-hex.ts
 
 /**
  * SHA-256 of a string's UTF-8 bytes, as lowercase hex: the policy's digest, and the digest the
- * shells give the core for a run summary's digests (src/core/runs/run-summary.ts), which may not
+ * shells give the core for a run summary's digests (src/core/run-history/run-summary.ts), which may not
  * import node:crypto itself.
  */
 function sha256Hex(text) {
@@ -79595,1512 +79329,13 @@ async function readRunInputs(req) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/read/read-models.ts
-/**
- * The rank's inputs (docs/rank.md "Reading"): the policy first (a policy error comes before any
- * problem of the export), then the export read once through the one read path (readRanked:
- * lines → rows → the builder, which keeps each ranked model's columns as it keeps a pair's), so
- * the ModelsDataset's tasks are every task any ranked model ran, in (dataset_revision, task_id)
- * order. Without --models every model of the export is ranked, in sorted order.
- */
-
-
-
-
-
-
-
-
-/**
- * The read's pair (the reader's baseline and candidate): ids no export row has (a NUL first), so
- * only the ranked models' columns are filled.
- */
-const NO_PAIR = ["\u0000model-gate:rank:a", "\u0000model-gate:rank:b"];
-function checkGivenModels(models) {
-    const seen = new Set();
-    for (const m of models) {
-        if (m === "")
-            throw new errors_InputError("--models has an empty model id (two commas in a row, or a trailing comma).");
-        if (seen.has(m))
-            throw new errors_InputError(`--models names ${quote(m)} twice.`);
-        seen.add(m);
-    }
-    if (models.length < 2) {
-        throw new errors_InputError(`A ranking needs at least 2 models; --models names ${models.length === 0 ? "none" : `only ${quote(models[0] ?? "")}`}.`);
-    }
-}
-function unknownModels(given, present) {
-    const have = new Set(present);
-    const unknown = given.filter((m) => !have.has(m));
-    if (unknown.length === 0)
-        return;
-    const shown = present.slice(0, MAX_LISTED_MODEL_IDS).map(quote).join(", ");
-    const more = present.length > MAX_LISTED_MODEL_IDS ? `, … (${present.length} in all)` : "";
-    throw new errors_InputError(`--models names ${unknown.length === 1 ? "a model" : `${unknown.length} models`} the export does not have:`, unknown.map((m) => ({
-        message: `${quote(m)} does not appear in the export; model_config ids present (${present.length}): ${shown || "none"}${more}` +
-            unicodeNearMatch(m, present),
-    })));
-}
-async function readRankInputs(req) {
-    if (req.models !== null)
-        checkGivenModels(req.models);
-    const display = req.displayPath ?? ((p) => p);
-    const policy = runPolicy(req.policy, req.today, display);
-    const read = await readRanked({
-        results: req.results,
-        reviews: req.reviews,
-        baseline: NO_PAIR[0],
-        candidate: NO_PAIR[1],
-        displayPath: display,
-        ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
-    }, req.models);
-    const dataset = read.dataset;
-    let models;
-    if (req.models === null) {
-        models = [...read.models].sort(compareCodeUnits);
-        if (models.length < 2) {
-            throw new errors_InputError(`A ranking needs at least 2 models; the export has ${models.length === 0 ? "none" : `only ${quote(models[0] ?? "")}`}.`);
-        }
-    }
-    else {
-        models = req.models;
-        unknownModels(models, dataset.modelsPresent);
-    }
-    // A reviews file that labels no task of any ranked model.
-    const nothing = dataset.unmatchedReviewFiles ?? [];
-    if (nothing.length > 0) {
-        throw new errors_InputError("A reviews file labels no task any ranked model ran:", nothing.map((file) => ({
-            location: { file },
-            message: "a review applies to a task only under the same dataset_revision: re-import the reviews with " +
-                "--dataset-revision set to the results' revision, or with the same --tasks list as the results",
-        })));
-    }
-    const previous = req.previous ?? null;
-    const appendOnly = previous === null ? null : await readAppendOnly(previous, req, display);
-    const at = new Map(read.models.map((m, k) => [m, k]));
-    const held = models.map((m) => at.get(m) ?? -1);
-    return {
-        data: {
-            models,
-            tasks: dataset.tasks,
-            counts: held.map((k) => read.counts[k] ?? []),
-            summaries: held.map((k) => read.summaries[k]),
-            modelsPresent: dataset.modelsPresent,
-            inputs: dataset.inputs,
-            rowsRead: dataset.rowsRead,
-            reviewRevisions: dataset.reviewRevisions,
-            passes: 1,
-            ...(dataset.unmatchedLabels === undefined ? {} : { unmatchedLabels: dataset.unmatchedLabels }),
-            ...(read.metrics === undefined
-                ? {}
-                : {
-                    metrics: { names: read.metrics.names, byModel: held.map((k) => read.metrics?.byModel[k] ?? []) },
-                }),
-        },
-        policy,
-        appendOnly,
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/version.ts
 /** The tool's version, printed in every report's provenance. Kept equal to package.json by a test. */
 const TOOL_VERSION = "0.1.0";
 
-;// CONCATENATED MODULE: ./src/action/check-run.ts
-
-
-
-
+;// CONCATENATED MODULE: ./src/core/run-history/run-summary.ts
 /**
- * accept → success, reject → failure, unresolved → failure or neutral per `on_unresolved`. Under
- * an expired policy with `on_expired: neutral` (`expiredNeutral`), a success is neutral instead:
- * an expired policy never turns a check green, and never lets through what it would stop.
- */
-function conclusionFor(verdict, onUnresolved, expiredNeutral = false) {
-    if (verdict === "accept")
-        return expiredNeutral ? "neutral" : "success";
-    if (verdict === "reject")
-        return "failure";
-    return onUnresolved === "neutral" ? "neutral" : "failure";
-}
-const PERMISSION = "checks: write";
-/** What is used of GitHub's check run answer. */
-const CheckRunAnswer = object({ id: schemas_number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-/**
- * Creates the completed check run and appends annotations beyond the first 50 with update
- * requests. Returns the check run id, or null after a warning when GitHub refused, kept failing
- * or answered with something that is not a check run; never throws for an API failure.
- */
-async function publishCheckRun(spec, deps) {
-    const { octokit } = deps;
-    const title = spec.title.slice(0, 1000);
-    const summary = truncateMarkdown(spec.summary, CHECK_RUN_TEXT_MAX);
-    const text = spec.text !== undefined ? truncateMarkdown(spec.text, CHECK_RUN_TEXT_MAX) : undefined;
-    const batches = [];
-    for (let i = 0; i < spec.annotations.length; i += ANNOTATIONS_PER_REQUEST)
-        batches.push(spec.annotations.slice(i, i + ANNOTATIONS_PER_REQUEST));
-    const output = (annotations) => ({
-        title,
-        summary,
-        ...(text !== undefined ? { text } : {}),
-        ...(annotations !== undefined && annotations.length > 0 ? { annotations } : {}),
-    });
-    const failed = (error, action) => {
-        warnFailure(deps, error, action, PERMISSION);
-    };
-    let id;
-    try {
-        const res = await octokit.rest.checks.create({
-            owner: spec.owner,
-            repo: spec.repo,
-            name: spec.name,
-            head_sha: spec.headSha,
-            ...(spec.externalId !== undefined ? { external_id: spec.externalId } : {}),
-            status: "completed",
-            conclusion: spec.conclusion,
-            output: output(batches[0]),
-        });
-        id = checkAnswer(res, CheckRunAnswer).id;
-    }
-    catch (error) {
-        failed(error, `create the check run "${spec.name}"`);
-        return null;
-    }
-    for (const [i, batch] of batches.entries()) {
-        if (i === 0)
-            continue;
-        try {
-            const res = await octokit.rest.checks.update({
-                owner: spec.owner,
-                repo: spec.repo,
-                check_run_id: id,
-                output: output(batch),
-            });
-            checkAnswer(res, CheckRunAnswer);
-        }
-        catch (error) {
-            failed(error, `add annotations ${i * ANNOTATIONS_PER_REQUEST + 1}–${i * ANNOTATIONS_PER_REQUEST + batch.length} to the check run`);
-            break;
-        }
-    }
-    return id;
-}
-
-;// CONCATENATED MODULE: ./src/action/context.ts
-/**
- * What the action needs from the workflow run: the repository, and on a pull request its number,
- * base and head commits and whether it comes from a fork; on `merge_group` the group's base and
- * head commits; on `workflow_run` the commit the run was for and the pull requests GitHub listed
- * (only candidates: src/action/workflow-run.ts confirms one with the API). Read from the environment and the event
- * payload file directly (not @actions/github's context, which reads them at import time), so tests
- * and local runs control it with plain variables.
- *
- * The event's name says what its payload must hold, and a payload without it stops the run with
- * an error naming the file and the field: on a pull request the base commit's policy decides, so
- * a pull request whose base is unknown must never fall back to the checkout's (its own) policy.
- * Events that take nothing from the payload (push, schedule, workflow_dispatch, …) only need it
- * to be an object when there is one.
- */
-
-
-
-
-
-/** A full commit id: 40 (SHA-1) or 64 (SHA-256) hex digits. */
-const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
-const NOT_A_COMMIT = "is not a commit id";
-const Sha = schemas_string({ error: NOT_A_COMMIT }).regex(COMMIT_SHA, { error: NOT_A_COMMIT });
-const Count = schemas_number({ error: "is not a pull request number" })
-    .int({ error: "is not a pull request number" })
-    .min(1, { error: "is not a pull request number" })
-    .max(Number.MAX_SAFE_INTEGER, { error: "is not a pull request number" });
-/** `head.repo` is null when the fork was deleted. */
-const RepoRef = object({ full_name: schemas_string({ error: "is not a repository name" }) }).nullish();
-/** The fields used of the payload of each kind of event (GitHub's payloads hold more; only these are read). */
-const PullRequestPayload = object({
-    pull_request: object({
-        number: Count,
-        base: object({ sha: Sha, repo: RepoRef }),
-        head: object({ sha: Sha, repo: RepoRef }),
-    }),
-});
-const MergeGroupPayload = object({ merge_group: object({ base_sha: Sha, head_sha: Sha }) });
-const WorkflowRunPayload = object({
-    workflow_run: object({
-        head_sha: Sha,
-        pull_requests: array(object({
-            number: Count,
-            head: object({ sha: schemas_string({ error: "is not a commit id" }) }).optional(),
-        }), { error: "is not a list" }),
-    }),
-});
-/** Events whose payload carries the pull request (with its base and head) at `pull_request`. */
-const PULL_REQUEST_EVENTS = new Set([
-    "pull_request",
-    "pull_request_target",
-    "pull_request_review",
-    "pull_request_review_comment",
-    "pull_request_review_thread",
-]);
-/** Why each kind of event needs its fields, for the error that says one is missing. */
-function needs(eventName) {
-    if (eventName === "merge_group")
-        return "In a merge queue the policy at the group's base commit decides, so the gate cannot run without it.";
-    if (eventName === "workflow_run")
-        return "On workflow_run the results are for that run's commit and the pull request is confirmed against it, so the gate cannot run without it.";
-    return "On a pull request the policy at its base commit decides, so the gate cannot run without it.";
-}
-function context_jsonKind(v) {
-    if (v === null)
-        return "null";
-    if (Array.isArray(v))
-        return "an array";
-    return typeof v === "object" ? "an object" : `a ${typeof v}`;
-}
-function fieldName(path) {
-    return path
-        .map((p, i) => (typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`))
-        .join("");
-}
-/** The value at `path` in `v`, undefined when any step is missing. */
-function at(v, path) {
-    let cur = v;
-    for (const key of path) {
-        if (cur === null || typeof cur !== "object")
-            return undefined;
-        cur = cur[key];
-    }
-    return cur;
-}
-/** The payload's fields for `schema`, or an InputError naming the file, the field and why it is needed. */
-function payloadFields(schema, payload, eventName, eventPath) {
-    const parsed = schema.safeParse(payload);
-    if (parsed.success)
-        return parsed.data;
-    const issue = parsed.error.issues[0];
-    const path = issue?.path ?? [];
-    const field = fieldName(path);
-    const problem = at(payload, path) === undefined
-        ? `has no ${field}`
-        : issue?.code === "invalid_type" && !/^is /.test(issue.message)
-            ? `has ${field} that is not ${issue.expected === "object" ? "an object" : `a ${issue.expected}`}`
-            : `has ${field} that ${issue?.message ?? "is not usable"}`;
-    throw new errors_InputError(`GITHUB_EVENT_PATH ${eventPath}: the ${eventName} event payload ${problem}. ${needs(eventName)}`);
-}
-class PayloadTooLargeError extends Error {
-}
-/** The file as UTF-8, refused as soon as it passes `max` bytes (a file can grow while read). */
-function readCapped(fd, max) {
-    const chunks = [];
-    let total = 0;
-    const buf = Buffer.alloc(64 * 1024);
-    for (;;) {
-        const n = (0,external_node_fs_namespaceObject.readSync)(fd, buf, 0, buf.length, null);
-        if (n === 0)
-            break;
-        total += n;
-        if (total > max)
-            throw new PayloadTooLargeError();
-        chunks.push(Buffer.from(buf.subarray(0, n)));
-    }
-    return Buffer.concat(chunks, total).toString("utf8");
-}
-/** The event payload file as a JSON object, or null when there is none (GITHUB_EVENT_PATH unset). */
-function readPayload(eventPath) {
-    if (eventPath === undefined || eventPath === "")
-        return null;
-    let text;
-    try {
-        // A FIFO or device there must not hang or flood the step: regular files only.
-        const fd = openRegularFileSync(eventPath);
-        try {
-            text = readCapped(fd, EVENT_PAYLOAD_MAX_BYTES);
-        }
-        finally {
-            (0,external_node_fs_namespaceObject.closeSync)(fd);
-        }
-    }
-    catch (error) {
-        const why = error instanceof NotRegularFileError
-            ? `it is ${error.kind}`
-            : error instanceof PayloadTooLargeError
-                ? `it is larger than ${EVENT_PAYLOAD_MAX_BYTES} bytes, GitHub's largest event payload`
-                : describeFsCode(error);
-        throw new errors_InputError(`GITHUB_EVENT_PATH ${eventPath} cannot be read (${why}).`);
-    }
-    let value;
-    try {
-        value = JSON.parse(text);
-    }
-    catch {
-        throw new errors_InputError(`GITHUB_EVENT_PATH ${eventPath} is not JSON.`);
-    }
-    if (value === null || typeof value !== "object" || Array.isArray(value))
-        throw new errors_InputError(`GITHUB_EVENT_PATH ${eventPath} holds ${context_jsonKind(value)}, not an event payload (a JSON object).`);
-    return value;
-}
-function readRunContext(env, cwd) {
-    const eventName = env["GITHUB_EVENT_NAME"] ?? "";
-    const eventPath = env["GITHUB_EVENT_PATH"] ?? "";
-    const payload = readPayload(eventPath);
-    const repository = env["GITHUB_REPOSITORY"] ?? "";
-    const m = /^([^/\s]+)\/([^/\s]+)$/.exec(repository);
-    const repo = m?.[1] !== undefined && m[2] !== undefined ? { owner: m[1], repo: m[2] } : null;
-    const needsPayload = PULL_REQUEST_EVENTS.has(eventName) || eventName === "merge_group" || eventName === "workflow_run";
-    if (needsPayload && payload === null)
-        throw new errors_InputError(`GITHUB_EVENT_PATH is not set, so the ${eventName} event's payload cannot be read. ${needs(eventName)}`);
-    if (eventName === "" && payload !== null) {
-        const kind = ["pull_request", "merge_group", "workflow_run"].find((k) => payload[k] !== undefined);
-        if (kind !== undefined)
-            throw new errors_InputError(`GITHUB_EVENT_NAME is not set, but the event payload GITHUB_EVENT_PATH ${eventPath} has ${kind}: ` +
-                "set GITHUB_EVENT_NAME to the event that wrote it, so that the gate knows which policy decides.");
-    }
-    let pullRequest = null;
-    let mergeGroup = null;
-    let workflowRun = null;
-    if (payload !== null && PULL_REQUEST_EVENTS.has(eventName)) {
-        const pr = payloadFields(PullRequestPayload, payload, eventName, eventPath).pull_request;
-        const baseName = pr.base.repo?.full_name ?? repository;
-        const headName = pr.head.repo?.full_name ?? null;
-        pullRequest = {
-            number: pr.number,
-            baseSha: pr.base.sha,
-            headSha: pr.head.sha,
-            // A deleted fork has head.repo null: treat it as a fork (its token is read-only too).
-            fork: headName === null || headName.toLowerCase() !== baseName.toLowerCase(),
-        };
-    }
-    else if (payload !== null && eventName === "merge_group") {
-        const group = payloadFields(MergeGroupPayload, payload, eventName, eventPath).merge_group;
-        mergeGroup = { baseSha: group.base_sha, headSha: group.head_sha };
-    }
-    else if (payload !== null && eventName === "workflow_run") {
-        const run = payloadFields(WorkflowRunPayload, payload, eventName, eventPath).workflow_run;
-        // GitHub lists the open PRs whose head branch is the run's; keep those at the run's commit.
-        const pullRequests = run.pull_requests
-            .filter((p) => p.head === undefined || p.head.sha === run.head_sha)
-            .map((p) => p.number);
-        workflowRun = { headSha: run.head_sha, pullRequests };
-    }
-    const warnings = [];
-    if (!needsPayload && eventName !== "" && payload !== null) {
-        const issue = payload["issue"];
-        const onIssuePullRequest = issue !== null &&
-            typeof issue === "object" &&
-            issue["pull_request"] != null;
-        const notGated = "the checked-out policy decides, the check run goes on GITHUB_SHA and no comment is posted. " +
-            "To gate the pull request under its base branch's policy, run on pull_request, pull_request_target or workflow_run.";
-        // GitHub sends a top-level pull_request only with the pull request events: another event
-        // name with one is a hand-made or mislabelled payload, read as the event it names.
-        if (payload["pull_request"] !== undefined)
-            warnings.push(`The ${eventName} event's payload GITHUB_EVENT_PATH ${eventPath} has a pull_request, but only pull request ` +
-                `events are gated as pull requests: ${notGated}`);
-        else if (onIssuePullRequest)
-            warnings.push(`This ${eventName} event is on a pull request, but its payload does not name the pull request's base commit: ${notGated}`);
-    }
-    const workspace = env["GITHUB_WORKSPACE"];
-    if (workspace !== undefined && workspace !== "") {
-        let why = null;
-        try {
-            if (!(0,external_node_fs_namespaceObject.statSync)(workspace).isDirectory())
-                why = "not a directory";
-        }
-        catch (error) {
-            why = describeFsCode(error);
-        }
-        if (why !== null)
-            throw new errors_InputError(`GITHUB_WORKSPACE ${workspace} cannot be used (${why}): the action's inputs are paths in the workspace. ` +
-                "Run actions/checkout before this step, and do not delete the workspace.");
-    }
-    const envSha = env["GITHUB_SHA"];
-    const runSha = pullRequest?.headSha ??
-        mergeGroup?.headSha ??
-        workflowRun?.headSha ??
-        (envSha !== undefined && COMMIT_SHA.test(envSha) ? envSha : null);
-    return {
-        eventName,
-        repo,
-        sha: runSha,
-        pullRequest,
-        mergeGroup,
-        workflowRun,
-        workspace: env["GITHUB_WORKSPACE"] || cwd,
-        runnerTemp: env["RUNNER_TEMP"] || null,
-        apiUrl: (env["GITHUB_API_URL"] || "https://api.github.com").replace(/\/+$/, ""),
-        warnings,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/action/outputs.ts
-const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
-    "verdict",
-    "margin",
-    "margin-lower",
-    "margin-upper",
-    "lcb",
-    "common-valid-tasks",
-    "disputed-fraction",
-    "infra-error-rate-baseline",
-    "infra-error-rate-candidate",
-    "review-fragility",
-    "run-count",
-    "report-path",
-    "check-run-id",
-    "comment-id",
-]));
-/** The shortest round-tripping decimal of `x`, without exponent; "" for null or non-finite. */
-function plainDecimal(x) {
-    if (typeof x !== "number" || !Number.isFinite(x))
-        return "";
-    if (Object.is(x, -0))
-        return "0";
-    const s = String(x);
-    const m = /^(-?)(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
-    if (!m)
-        return s;
-    const sign = m[1] ?? "";
-    const digits = (m[2] ?? "") + (m[3] ?? "");
-    const point = (m[2] ?? "").length + Number(m[4]);
-    let out;
-    if (point <= 0)
-        out = `0.${"0".repeat(-point)}${digits}`;
-    else if (point >= digits.length)
-        out = digits + "0".repeat(point - digits.length);
-    else
-        out = `${digits.slice(0, point)}.${digits.slice(point)}`;
-    out = out.replace(/^0+(?=\d)/, "");
-    if (out.includes("."))
-        out = out.replace(/0+$/, "").replace(/\.$/, "");
-    return sign + out;
-}
-/** The figures of a report as step outputs (without the ids known only after publishing). */
-function reportOutputs(report, reportPath) {
-    const c = report.comparison;
-    return {
-        verdict: report.verdict,
-        margin: plainDecimal(c.margin),
-        "margin-lower": plainDecimal(c.margin_lower),
-        "margin-upper": plainDecimal(c.margin_upper),
-        lcb: plainDecimal(c.lcb),
-        "common-valid-tasks": plainDecimal(c.common_valid_tasks),
-        "disputed-fraction": plainDecimal(c.disputed_fraction),
-        "infra-error-rate-baseline": plainDecimal(report.models.baseline.infra_error_rate),
-        "infra-error-rate-candidate": plainDecimal(report.models.candidate.infra_error_rate),
-        "review-fragility": plainDecimal(c.review_fragility),
-        // This gate's runs on the head commit, this one included; "" when the earlier ones could not be read.
-        "run-count": report.runs === undefined || report.runs.unavailable !== null ? "" : String(report.runs.run_count),
-        "report-path": reportPath,
-    };
-}
-function idOutputs(checkRunId, commentId) {
-    return {
-        "check-run-id": checkRunId === null ? "" : String(checkRunId),
-        "comment-id": commentId === null ? "" : String(commentId),
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/report/report-json.ts
-/**
- * The report's JSON text (`JSON.stringify(report, null, 2)` and a newline) in pieces of about
- * JSON_CHUNK_CHARS, so a writer never holds it whole (issue 15). At 10⁶ tasks the text is ~30 MB:
- * the one string, its copy with the newline and the bytes written out took ~140 MB more than the
- * gate had used until then, the read and the evaluation included.
- *
- * The pieces joined are byte for byte what JSON.stringify gives (test/report/report-json.test.ts
- * compares them on random values): containers are walked here, and runs of scalars (an array's
- * task ids, a field's value) are left to JSON.stringify in batches, with the text of a nested
- * value indented by its depth. A nested value's text is JSON.stringify's at depth 0 with every
- * line after the first indented: a JSON text has no line break but between tokens.
- */
-/** About this many characters a piece (a batch or a long value may make one longer). */
-const JSON_CHUNK_CHARS = 1 << 16;
-/** Scalars of an array given to JSON.stringify at once. */
-const SCALAR_BATCH = 1024;
-const STEP = "  ";
-/** Walked here (an object with toJSON is JSON.stringify's: it says what it stands for). */
-function isContainer(v) {
-    return typeof v === "object" && v !== null && typeof v.toJSON !== "function";
-}
-/** JSON.stringify's text of `v` at an indentation of `indent`; undefined where it gives none. */
-function leaf(v, indent) {
-    const text = JSON.stringify(v, null, 2);
-    return text === undefined || indent === "" || !text.includes("\n")
-        ? text
-        : text.replaceAll("\n", "\n" + indent);
-}
-function* arrayPieces(a, indent) {
-    if (a.length === 0) {
-        yield "[]";
-        return;
-    }
-    const inner = indent + STEP;
-    yield "[\n" + inner;
-    let k = 0;
-    while (k < a.length) {
-        if (k > 0)
-            yield ",\n" + inner;
-        const v = a[k];
-        if (isContainer(v)) {
-            yield* pieces(v, inner);
-            k++;
-            continue;
-        }
-        // A run of scalars (holes, undefined and functions are null, as JSON.stringify writes them).
-        let end = k + 1;
-        while (end < a.length && end - k < SCALAR_BATCH && !isContainer(a[end]))
-            end++;
-        const text = JSON.stringify(a.slice(k, end), null, 2);
-        // "[\n  x,\n  y\n]" → "x,\n" + inner + "y".
-        yield text.slice(2 + STEP.length, -2).replaceAll("\n" + STEP, "\n" + inner);
-        k = end;
-    }
-    yield "\n" + indent + "]";
-}
-function* objectPieces(o, indent) {
-    const inner = indent + STEP;
-    let first = true;
-    for (const key of Object.keys(o)) {
-        const v = o[key];
-        const text = isContainer(v) ? undefined : leaf(v, inner);
-        // JSON.stringify leaves out a key whose value has no text (undefined, a function, a symbol).
-        if (!isContainer(v) && text === undefined)
-            continue;
-        yield (first ? "{\n" : ",\n") + inner + JSON.stringify(key) + ": ";
-        first = false;
-        if (text !== undefined)
-            yield text;
-        else
-            yield* pieces(v, inner);
-    }
-    yield first ? "{}" : "\n" + indent + "}";
-}
-function* pieces(v, indent) {
-    if (Array.isArray(v))
-        yield* arrayPieces(v, indent);
-    else
-        yield* objectPieces(v, indent);
-}
-/**
- * `JSON.stringify(value, null, 2) + "\n"` in pieces of about `size` characters (the last one ends
- * with the newline). `value` is plain data: an object or an array.
- */
-function* jsonChunks(value, size = JSON_CHUNK_CHARS) {
-    let buffer = "";
-    const root = isContainer(value) ? pieces(value, "") : [leaf(value, "") ?? ""];
-    for (const piece of root) {
-        buffer += piece;
-        if (buffer.length >= size) {
-            yield buffer;
-            buffer = "";
-        }
-    }
-    yield buffer + "\n";
-}
-
-;// CONCATENATED MODULE: ./src/io/atomic-write.ts
-
-
-
-
-/**
- * Writes a file so that readers see either the previous complete file or the new complete file,
- * never a half-written one: write a temporary file in the same directory (same filesystem), then
- * rename it over the target, which POSIX makes atomic. A failed write (a full disk: ENOSPC, a
- * quota, EIO) removes the temporary file and leaves the previous file as it was.
- *
- * An existing target that is a symbolic link is written through (the file it names is replaced
- * and the link kept), keeping the previous file's permission bits. An existing target that is not
- * a regular file (a directory, device, FIFO, socket) is refused (EEXIST-like error with code
- * "ENOTREGULAR"): a rename would replace a device node with a plain file. (No imports from this
- * project: a test runs this file alone in a child process it kills.)
- */
-async function writeFileAtomic(path, data) {
-    let target;
-    let mode;
-    try {
-        target = (0,external_node_fs_namespaceObject.realpathSync)(path);
-        const st = (0,external_node_fs_namespaceObject.statSync)(target);
-        if (!st.isFile())
-            throw Object.assign(new Error(`${path} is not a regular file`), {
-                code: st.isDirectory() ? "EISDIR" : "ENOTREGULAR",
-            });
-        mode = st.mode & 0o7777;
-    }
-    catch (error) {
-        const code = error.code;
-        if (code === "EISDIR" || code === "ENOTREGULAR")
-            throw error;
-        // No such file yet (or a dangling link: written as a new file at `path`).
-        target = path;
-    }
-    const tmp = (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(target), `.${(0,external_node_path_namespaceObject.basename)(target)}.${process.pid}.${(0,external_node_crypto_.randomBytes)(6).toString("hex")}.tmp`);
-    try {
-        await (0,promises_namespaceObject.writeFile)(tmp, data, { flag: "wx" });
-        if (mode !== undefined)
-            await (0,promises_namespaceObject.chmod)(tmp, mode);
-        await (0,promises_namespaceObject.rename)(tmp, target);
-    }
-    catch (error) {
-        await (0,promises_namespaceObject.rm)(tmp, { force: true });
-        throw error;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/core/policy/policy-bytes.ts
-
-
-/**
- * The policy's text from its bytes. Bytes that are not UTF-8 are an error naming the line:
- * decoding them as U+FFFD would alter the text shown (e.g. the owner) and the sha256 in the
- * provenance, which is computed over the text and would no longer match the file.
- */
-function decodePolicyText(bytes, shownPath) {
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if ((0,external_node_buffer_.isUtf8)(buffer))
-        return buffer.toString("utf8");
-    // The first byte where a lossy round trip differs is where the invalid sequence starts.
-    const back = Buffer.from(buffer.toString("utf8"), "utf8");
-    let i = 0;
-    while (i < buffer.length && buffer[i] === back[i])
-        i++;
-    const line = buffer.subarray(0, i).filter((b) => b === 0x0a).length + 1;
-    throw new errors_InputError(`Invalid policy file ${shownPath}: 1 problem`, [
-        { location: { file: shownPath, line }, message: "the file is not valid UTF-8 text; save it as UTF-8." },
-    ]);
-}
-
-;// CONCATENATED MODULE: ./src/core/history/policy-log.ts
-/**
- * The policy's history as evidence (issue #14): every version of the policy file, oldest first,
- * turned into a log of changes in the same semantic diff the PR report uses (policy-diff.ts), with
- * what an auditor looks for flagged. Pure: the versions come from git through src/git/.
- *
- * Flags of an entry:
- * - `loosening`: a changed rule is a loosening (policy-diff.ts says which; a later revisit date is
- *   one, as on a pull request);
- * - `snoozed`: the revisit date moved later while no threshold (`accept_if.*`,
- *   `margin.confidence`) changed in the same commit: the deadline was pushed back without the
- *   thresholds being re-examined;
- * - `owner_changed`;
- * - `expired`: this version's revisit date passed before the next change (or before `today` for
- *   the version still in force): as in `isExpired`, the policy holds on its revisit date itself
- *   and is expired from the day after. The next change is dated by its commit date (when it
- *   entered the history), as a UTC calendar day like the gate's `today`;
- * - `with_evidence`: the same commit also changed files the caller recognises as results or
- *   reviews (listed, at most MAX_LISTED_FILES; the count is exact);
- * - `unparsable`: the version does not parse; it is listed with why, and the next version that
- *   parses is compared with the last one that did.
- */
-
-
-
-/** Files listed per entry as changed with the policy (the count is exact). */
-const MAX_LISTED_FILES = 10;
-/** Which changed files are results exports or reviews files when the caller does not say. */
-const DEFAULT_EVIDENCE_GLOBS = ["**/*.jsonl", "**/*.jsonl.gz"];
-/** The flags, in the order they are listed. */
-const POLICY_LOG_FLAGS = [
-    "loosening",
-    "snoozed",
-    "owner_changed",
-    "expired",
-    "with_evidence",
-    "unparsable",
-];
-/** Rules whose change means the thresholds were re-examined (a later revisit with one is no snooze). */
-const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$)/;
-function parsed(text, file) {
-    try {
-        return { policy: parsePolicy(text, file) };
-    }
-    catch (e) {
-        if (!(e instanceof errors_InputError))
-            throw e;
-        return { error: errorLine(e) };
-    }
-}
-/** The UTC calendar day of an ISO timestamp (git's %cI), like the gate's `today`. */
-function utcDay(iso) {
-    const t = Date.parse(iso);
-    return Number.isNaN(t) ? iso.slice(0, 10) : new Date(t).toISOString().slice(0, 10);
-}
-/** The flags a change earns by its diff alone (everything but expiry and evidence). */
-function changeFlags(changes) {
-    const flags = [];
-    if (changes.some((c) => c.loosening))
-        flags.push("loosening");
-    const later = changes.some((c) => c.key === "revisit" && c.loosening);
-    if (later && !changes.some((c) => THRESHOLD_KEYS.test(c.key)))
-        flags.push("snoozed");
-    if (changes.some((c) => c.key === "owner"))
-        flags.push("owner_changed");
-    return flags;
-}
-/**
- * The expiry of a version in force from its commit until `until` (the next change's day, or
- * `today`): expired when `until` is after its revisit date.
- */
-function expiryOf(policy, until, stillInForce) {
-    if (!isExpired(policy, until))
-        return null;
-    return { revisit: policy.revisit, until: stillInForce ? null : until };
-}
-function buildPolicyLog(versions, opts) {
-    let last = null;
-    if (opts.baseline !== null && opts.baseline.text !== null) {
-        const p = parsed(opts.baseline.text, opts.baseline.path);
-        if ("policy" in p)
-            last = { policy: p.policy, commit: opts.baseline.commit };
-    }
-    const entries = [];
-    versions.forEach((v, i) => {
-        let parseError = null;
-        let policy = null;
-        if (v.status !== "deleted") {
-            if (v.text === null)
-                parseError = v.textError ?? "the file cannot be read";
-            else {
-                const p = parsed(v.text, v.path);
-                if ("policy" in p)
-                    policy = p.policy;
-                else
-                    parseError = p.error;
-            }
-        }
-        const changes = policy !== null && last !== null ? diffPolicies(last.policy, policy) : [];
-        const next = versions[i + 1];
-        const expired = policy === null
-            ? null
-            : expiryOf(policy, next === undefined ? opts.today : utcDay(next.committed), next === undefined);
-        const evidence = v.otherFiles.filter((f) => opts.isEvidenceFile(f));
-        const raised = new Set(changeFlags(changes));
-        if (expired !== null)
-            raised.add("expired");
-        if (evidence.length > 0)
-            raised.add("with_evidence");
-        if (parseError !== null)
-            raised.add("unparsable");
-        entries.push({
-            commit: v.commit,
-            author: v.author,
-            date: v.date,
-            committed: v.committed,
-            subject: v.subject,
-            path: v.path,
-            previous_path: v.previous_path,
-            status: v.status,
-            parse_error: parseError,
-            owner: policy?.owner ?? null,
-            revisit: policy?.revisit ?? null,
-            compared_with: policy !== null && last !== null ? last.commit : null,
-            changes,
-            flags: POLICY_LOG_FLAGS.filter((f) => raised.has(f)),
-            expired,
-            evidence_files: evidence.slice(0, MAX_LISTED_FILES),
-            evidence_files_total: evidence.length,
-        });
-        // A deleted file starts over: a later re-add is a first version, not a change.
-        if (policy !== null)
-            last = { policy, commit: v.commit };
-        else if (v.status === "deleted")
-            last = null;
-    });
-    const counts = {
-        commits: entries.length,
-        loosening: 0,
-        snoozed: 0,
-        owner_changed: 0,
-        expired: 0,
-        with_evidence: 0,
-        unparsable: 0,
-    };
-    for (const e of entries)
-        for (const f of e.flags)
-            counts[f]++;
-    return {
-        path: opts.path,
-        since: opts.since,
-        today: opts.today,
-        truncated: opts.truncated,
-        counts,
-        entries,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/git/policy-history.ts
-/**
- * Reads a file's versions from git for the policy log (src/core/history/policy-log.ts): the thin
- * shell around `git` (src/git/run-git.ts: a child process with fixed arguments, never a shell).
- * Output is parsed from NUL-separated fields (`-z`), so no path, name or subject can split a
- * record; all of it is untrusted text for the renderer to escape.
- *
- * What stops the log is a PolicyHistoryError (a user error with one clear message, and a short
- * reason the action shows in one line): git missing, not a checkout, a shallow clone (its history
- * may be incomplete), a revision that is not there, a path that never existed.
- */
-
-
-
-
-
-
-
-
-/** At most this many commits are read by default (the newest). */
-const MAX_POLICY_COMMITS = 1000;
-/** Why the history cannot be read: `message` for the CLI, `reason` (one short line) for the action. */
-class PolicyHistoryError extends errors_InputError {
-    problem;
-    reason;
-    name = "PolicyHistoryError";
-    constructor(problem, reason, message) {
-        super(message);
-        this.problem = problem;
-        this.reason = reason;
-    }
-}
-const SHALLOW_FIX = "Fetch the whole history (git fetch --unshallow), or in GitHub Actions check out with `fetch-depth: 0`.";
-/** Options that keep a user's git configuration (or a `*` in the path) from changing what is read. */
-const FIXED_CONFIG = ["--literal-pathspecs", "-c", "log.showSignature=false", "-c", "core.quotepath=off"];
-function firstLine(r) {
-    const line = (r.stderr ?? "").split("\n").find((l) => l.trim() !== "");
-    return (line ?? `git exited with status ${r.code}`).trim().slice(0, 300);
-}
-async function run(g, args, cwd) {
-    const r = await g([...FIXED_CONFIG, ...args], cwd);
-    if (r.code === GIT_NOT_STARTED)
-        throw new PolicyHistoryError("git-missing", "git is not available", "Cannot run git (is it installed and on PATH?): the policy's history is read from git.");
-    return r;
-}
-async function checked(g, args, cwd, what) {
-    const r = await run(g, args, cwd);
-    if (r.code !== 0)
-        throw new PolicyHistoryError("git-failed", `git failed: ${firstLine(r)}`, `Cannot ${what}: ${firstLine(r)}`);
-    return r;
-}
-const HEADER = "\u0001";
-const STATUS = /^[ACDMRTUXB]\d*$/;
-const LOG_FORMAT = "--format=%x01%H%x00%P%x00%an%x00%aI%x00%cI%x00%s";
-/**
- * Parses `git log -z --name-status` with LOG_FORMAT: records start with U+0001; fields and the
- * name-status entries ("M", path or "R100", old, new) are NUL-separated, the first entry of a
- * record preceded by a newline.
- */
-function parseLog(out) {
-    const tokens = out.split("\u0000");
-    const commits = [];
-    let i = 0;
-    while (i < tokens.length) {
-        const t = (tokens[i] ?? "").replace(/^\n+/, "");
-        if (!t.startsWith(HEADER)) {
-            i++;
-            continue;
-        }
-        const [parents = "", author = "", date = "", committed = "", subject = ""] = tokens.slice(i + 1, i + 6);
-        const parent = parents.split(" ")[0] ?? "";
-        const commit = t.slice(1);
-        i += 6;
-        let status = "";
-        let path = "";
-        let previousPath = null;
-        while (i < tokens.length) {
-            const s = (tokens[i] ?? "").replace(/^\n+/, "");
-            if (!STATUS.test(s))
-                break;
-            const two = s.startsWith("R") || s.startsWith("C");
-            if (status === "") {
-                status = s;
-                path = tokens[i + (two ? 2 : 1)] ?? "";
-                previousPath = two ? (tokens[i + 1] ?? null) : null;
-            }
-            i += two ? 3 : 2;
-        }
-        if (/^[0-9a-f]{40,64}$/.test(commit))
-            commits.push({
-                commit,
-                parent: /^[0-9a-f]{40,64}$/.test(parent) ? parent : null,
-                author,
-                date,
-                committed,
-                subject,
-                status,
-                path,
-                previousPath,
-            });
-    }
-    return commits;
-}
-function statusOf(s) {
-    if (s.startsWith("A"))
-        return "added";
-    if (s.startsWith("D"))
-        return "deleted";
-    if (s.startsWith("R") || s.startsWith("C"))
-        return "renamed";
-    return "modified";
-}
-/** The file's text at a commit, or why it cannot be read as text. */
-async function textAt(g, cwd, rev, path) {
-    const r = await run(g, ["show", `${rev}:${path}`], cwd);
-    if (r.code !== 0)
-        return { text: null, error: `${path} is not in commit ${rev.slice(0, 12)}` };
-    const bytes = r.bytes ?? external_node_buffer_.Buffer.from(r.stdout, "utf8");
-    if (bytes.length > MAX_POLICY_BYTES)
-        return {
-            text: null,
-            error: `${path}: the file is ${bytes.length} bytes, over the ${MAX_POLICY_BYTES}-byte limit of a policy`,
-        };
-    try {
-        return { text: decodePolicyText(bytes, path) };
-    }
-    catch (e) {
-        if (e instanceof errors_InputError)
-            return { text: null, error: errorLine(e) };
-        throw e;
-    }
-}
-async function verifyCommit(g, cwd, rev) {
-    if (rev.startsWith("-"))
-        return null;
-    const r = await run(g, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], cwd);
-    const sha = r.stdout.trim();
-    return r.code === 0 && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
-}
-/**
- * Where `path` (relative to `cwd`) is in the repository and the repository's top directory (git
- * then runs there: pathspecs and `rev:path` are both top-relative), after checking that `cwd` is
- * in a full checkout.
- */
-async function policy_history_locate(g, cwd, path) {
-    const inside = await run(g, ["rev-parse", "--is-inside-work-tree"], cwd);
-    if (inside.code !== 0 || inside.stdout.trim() !== "true")
-        throw new PolicyHistoryError("not-a-checkout", "the workspace is not a git checkout", `${cwd} is not in a git checkout (${inside.code !== 0 ? firstLine(inside) : "not a work tree"}): ` +
-            "the policy's history is read from git; run this inside the repository's checkout.");
-    const shallow = await checked(g, ["rev-parse", "--is-shallow-repository"], cwd, "read the repository");
-    if (shallow.stdout.trim() === "true")
-        throw new PolicyHistoryError("shallow", "the checkout is shallow; needs fetch-depth: 0", `This checkout is a shallow clone: older commits are not in it, so the policy's history may be incomplete. ${SHALLOW_FIX}`);
-    const where = async (flag) => (await checked(g, ["rev-parse", flag], cwd, "find the git repository")).stdout.replace(/\n$/, "");
-    const top = await where("--show-toplevel");
-    const prefix = await where("--show-prefix");
-    const repoPath = external_node_path_namespaceObject.posix.normalize(prefix + path.split("\\").join("/"));
-    if (repoPath === ".." || repoPath.startsWith("../") || external_node_path_namespaceObject.posix.isAbsolute(repoPath) || repoPath === ".")
-        throw new PolicyHistoryError("outside-checkout", `${path} is outside the checkout`, `The policy ${path} is not a file inside this git checkout.`);
-    return { top, repoPath };
-}
-/**
- * Every commit on the first-parent line of `rev` that changed `path` (following renames), oldest
- * first, with the file's text at each and the other files each changed. `path` is relative to `cwd`.
- */
-async function readPolicyHistory(cwd, path, opts = {}) {
-    const g = opts.git ?? runGit;
-    const { top, repoPath } = await policy_history_locate(g, cwd, path);
-    const rev = opts.rev ?? "HEAD";
-    const end = await verifyCommit(g, top, rev);
-    if (end === null) {
-        throw rev === "HEAD"
-            ? new PolicyHistoryError("no-commits", "the repository has no commits", "The repository has no commits yet (HEAD).")
-            : new PolicyHistoryError("bad-revision", `the checkout does not have ${opts.revName ?? "the revision"} ${rev.slice(0, 12)}; needs fetch-depth: 0`, `The checkout does not have ${opts.revName ?? "the revision"} ${JSON.stringify(rev)}.`);
-    }
-    const since = opts.since ?? null;
-    let sinceSha = null;
-    if (since !== null) {
-        sinceSha = await verifyCommit(g, top, since);
-        if (sinceSha === null)
-            throw new PolicyHistoryError("bad-revision", `no revision ${since}`, `--since ${JSON.stringify(since)} is not a commit of this repository (a commit id, tag or branch is expected).`);
-    }
-    const max = opts.max ?? MAX_POLICY_COMMITS;
-    // One more than asked: the extra, oldest commit is the baseline the first one listed is compared with.
-    const log = await checked(g, [
-        "log",
-        "--follow",
-        // The branch's own line: each listed version follows the one before it, a merged pull
-        // request is its merge commit (diffed with the branch, so a conflict resolution shows).
-        "--first-parent",
-        "-z",
-        "--name-status",
-        "--no-color",
-        `--max-count=${max + 1}`,
-        LOG_FORMAT,
-        sinceSha === null ? end : `${sinceSha}..${end}`,
-        "--",
-        repoPath,
-    ], top, `read the git log of ${path}`);
-    const commits = parseLog(log.stdout).reverse();
-    const truncated = commits.length > max;
-    const versions = [];
-    for (const c of commits) {
-        const status = statusOf(c.status);
-        const filePath = c.path === "" ? repoPath : c.path;
-        const text = status === "deleted" ? { text: null } : await textAt(g, top, c.commit, filePath);
-        const files = (await checked(g, [
-            "diff-tree",
-            "--no-commit-id",
-            "--name-only",
-            "-r",
-            "-z",
-            "--no-renames",
-            ...(c.parent === null ? ["--root", c.commit] : [c.parent, c.commit]),
-        ], top, "list a commit's files")).stdout
-            .split("\u0000")
-            .filter((f) => f !== "" && f !== filePath && f !== c.previousPath);
-        versions.push({
-            commit: c.commit,
-            author: c.author,
-            date: c.date,
-            committed: c.committed,
-            subject: c.subject,
-            path: filePath,
-            previous_path: c.previousPath,
-            status,
-            text: text.text,
-            ...(text.error === undefined ? {} : { textError: text.error }),
-            otherFiles: files,
-        });
-    }
-    let baseline = null;
-    if (truncated) {
-        const oldest = versions.shift();
-        if (oldest !== undefined)
-            baseline = { commit: oldest.commit, text: oldest.text, path: oldest.path };
-    }
-    else if (sinceSha !== null) {
-        const first = versions[0];
-        const at = first === undefined ? repoPath : (first.previous_path ?? first.path);
-        baseline = { commit: sinceSha, text: (await textAt(g, top, sinceSha, at)).text, path: at };
-    }
-    if (versions.length === 0 && (sinceSha === null || baseline?.text === null))
-        throw new PolicyHistoryError("never-existed", `${repoPath} is not in the history`, `No commit ${sinceSha === null ? "" : `since ${since} `}has the file ${repoPath}${sinceSha === null ? "" : ", nor does that commit"}: ` +
-            "is the path right, and is the file committed?");
-    return { versions, baseline, repoPath, truncated };
-}
-/** How many of the base policy's last changes the PR report lists. */
-const RECENT_POLICY_CHANGES = 5;
-/**
- * The base policy's last changes for the PR report, read with the policy log's code. A checkout
- * that cannot answer (shallow, no git, not a checkout, no base commit) gives `unavailable` and one
- * line why, never an error: the history is context, not the verdict.
- */
-async function recentPolicyHistory(req) {
-    const base = { path: req.path, rev: req.rev };
-    let history;
-    try {
-        history = await readPolicyHistory(req.workspace, req.path, {
-            rev: req.rev,
-            revName: "the base commit",
-            max: req.count ?? RECENT_POLICY_CHANGES,
-            git: req.git,
-        });
-    }
-    catch (error) {
-        if (!(error instanceof PolicyHistoryError))
-            throw error;
-        return { ...base, unavailable: error.reason, entries: [], earlier: false };
-    }
-    const evidence = DEFAULT_EVIDENCE_GLOBS.map((g) => globToRegExp(g));
-    const log = buildPolicyLog(history.versions, {
-        path: history.repoPath,
-        since: null,
-        baseline: history.baseline,
-        truncated: history.truncated,
-        today: req.today,
-        isEvidenceFile: (p) => evidence.some((re) => re.test(p)),
-    });
-    return { ...base, unavailable: null, entries: log.entries, earlier: log.truncated };
-}
-
-;// CONCATENATED MODULE: ./src/action/workflow-run.ts
-/**
- * On `workflow_run` (the secure fork pattern: an unprivileged `pull_request` workflow runs the
- * benchmark and uploads the export; this privileged workflow gates it), the pull request comes
- * from `workflow_run.pull_requests` when GitHub fills it, else from the `pull-request` input (a
- * fork's run arrives with the list empty, so the number usually travels in the artifact). Either
- * way it is only a claim: it is confirmed with `GET /repos/{owner}/{repo}/pulls/{number}`, whose
- * `head.sha` must be the commit the triggering run ran on, so a forged number cannot move the
- * verdict to another pull request. The policy is then read at that answer's `base.sha`, never at
- * anything the artifact says.
- */
-
-
-
-
-/** What is used of GitHub's pull request: its head and base commits and the base's repository. */
-const PullAnswer = object({
-    head: object({ sha: schemas_string().regex(COMMIT_SHA) }),
-    base: object({
-        sha: schemas_string().regex(COMMIT_SHA),
-        repo: object({ full_name: schemas_string() }).nullish(),
-    }),
-});
-/** Which pull request the run claims to be for: the event's list first, the input when it is empty. */
-function claimedNumber(req) {
-    const listed = req.run.pullRequests;
-    if (listed.length > 0) {
-        if (req.input !== null && !listed.includes(req.input))
-            throw new errors_InputError(`pull-request: #${req.input} is not among the pull requests GitHub lists for this workflow_run ` +
-                `(${listed.map((n) => `#${n}`).join(", ")}). Leave the input empty when GitHub lists the pull request.`);
-        return req.input ?? listed[0] ?? 0;
-    }
-    if (req.input === null)
-        throw new errors_InputError("On workflow_run the event names no pull request (GitHub leaves workflow_run.pull_requests empty for " +
-            "pull requests from forks): pass its number as the pull-request input (e.g. from the artifact). " +
-            "It is confirmed against the run's commit before it is used.");
-    return req.input;
-}
-/**
- * The pull request this workflow_run is for, confirmed by the API. Throws InputError when it
- * cannot be confirmed: no verdict is better than a verdict on the wrong pull request or policy.
- */
-async function confirmWorkflowRunPullRequest(req, deps) {
-    const number = claimedNumber(req);
-    const octokit = deps.octokit;
-    if (octokit === null)
-        throw new errors_InputError(`On workflow_run the gate confirms pull request #${number} with the API, which needs github-token ` +
-            "(with `pull-requests: read`).");
-    let data;
-    try {
-        data = checkAnswer(await octokit.rest.pulls.get({ owner: req.owner, repo: req.repo, pull_number: number }), PullAnswer);
-    }
-    catch (error) {
-        const status = httpStatus(error);
-        if (status === 404)
-            throw new errors_InputError(`Pull request #${number} does not exist in ${req.owner}/${req.repo} (or the token cannot see it): ` +
-                "the workflow_run cannot be matched to a pull request.");
-        const why = error instanceof MalformedAnswerError
-            ? error.message
-            : `${status === null ? "no answer" : status}: ${apiMessage(error)}`;
-        throw new errors_InputError(`Cannot confirm pull request #${number} for this workflow_run (${why}), so it is not known which base ` +
-            "policy decides. Re-run the job; the token needs `pull-requests: read`.");
-    }
-    const head = data.head.sha;
-    const base = data.base.sha;
-    const baseRepo = data.base.repo?.full_name;
-    if (baseRepo !== undefined && baseRepo.toLowerCase() !== `${req.owner}/${req.repo}`.toLowerCase())
-        throw new errors_InputError(`Pull request #${number} is not into ${req.owner}/${req.repo}.`);
-    if (head !== req.run.headSha)
-        throw new errors_InputError(`Pull request #${number}'s head is ${head.slice(0, 12)}, but the workflow_run ran on ` +
-            `${req.run.headSha.slice(0, 12)}: the results are not for that pull request's current commit, so no ` +
-            "verdict is posted. (A newer push to the pull request gets its own run; a pull-request number that " +
-            "names another pull request is refused.)");
-    deps.log.info(`workflow_run: pull request #${number} confirmed (head ${head.slice(0, 12)}); its base ${base.slice(0, 12)} decides the policy.`);
-    // The privileged workflow's token can write: refusals are not a fork's read-only token.
-    return { number, baseSha: base, headSha: head, fork: false };
-}
-
-;// CONCATENATED MODULE: external "node:timers/promises"
-const external_node_timers_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:timers/promises");
-;// CONCATENATED MODULE: ./src/action/sticky-comment.ts
-/**
- * One sticky comment per pull request and gate, edited in place on every run.
- *
- * The comment is found by three things together: its body starts with the hidden COMMENT_MARKER,
- * the key line right under it names this gate (the `comment-key` input, by default the check
- * name, so two gate steps on one pull request keep two comments), and its author is the identity
- * the token acts as. The marker alone is not enough: anyone can paste it into a comment, and the
- * action must neither edit (it could not) nor adopt someone else's comment. A comment written
- * before comments had keys (the marker with no key line) is adopted when this gate has no keyed
- * comment yet, so upgrading leaves no stale second comment.
- *
- * The token's identity comes from GitHub: GraphQL `viewer { login databaseId }` works for every
- * token (GITHUB_TOKEN, a personal access token, another GitHub App's installation token). When
- * GraphQL is refused, GET /user answers for personal access tokens; an installation token, which
- * cannot call GET /user, is taken to be `github-actions[bot]`, the author of GITHUB_TOKEN's
- * comments.
- *
- * All comments are listed, 100 per page, following every page, so a long discussion never hides
- * the existing comment and leads to a second one. Two runs that both find no comment and both
- * create one (a create–create race) end with one: after creating, each run lists again, and the
- * run whose comment is not the oldest of this gate's deletes its own and updates the oldest.
- * `on-change` compares a digest of the verdict and figures, embedded in a hidden line under the
- * marker, and leaves the comment alone when it is the same.
- */
-
-
-
-
-/** The author of comments created with GITHUB_TOKEN. */
-const ACTIONS_BOT_LOGIN = "github-actions[bot]";
-const KEY_PREFIX = "<!-- model-acceptance-gate:key ";
-const DIGEST_PREFIX = "<!-- model-acceptance-gate:digest ";
-const LINE_SUFFIX = " -->";
-const sticky_comment_PERMISSION = "pull-requests: write";
-/** Safety net for a runaway pagination (10,000 comments). */
-const MAX_PAGES = 100;
-/**
- * The key as it appears in the hidden key line: percent-encoded, so it can hold neither a line
- * break nor `-->`, whatever the check name is.
- */
-function encodeCommentKey(key) {
-    return encodeURIComponent(key);
-}
-/** The hidden line that names the gate a comment belongs to. */
-function keyLine(key) {
-    return `${KEY_PREFIX}${encodeCommentKey(key)}${LINE_SUFFIX}`;
-}
-/** The hidden line that carries the digest of what the comment shows. */
-function digestLine(digest) {
-    return `${DIGEST_PREFIX}${digest}${LINE_SUFFIX}`;
-}
-/** The first lines of a gate comment: the marker, the key line and the digest line. */
-function commentHeader(key, digest) {
-    return `${COMMENT_MARKER}\n${keyLine(key)}\n${digestLine(digest)}`;
-}
-/** The hidden lines right after the marker at the start of the body; null when it has no marker there. */
-function readHeader(body) {
-    if (!body.startsWith(COMMENT_MARKER))
-        return null;
-    const head = body.slice(COMMENT_MARKER.length, COMMENT_MARKER.length + 2000);
-    const m = /^\r?\n(?:<!-- model-acceptance-gate:key ([A-Za-z0-9%!'()*._~-]{1,1500}) -->\r?\n)?(?:<!-- model-acceptance-gate:digest ([0-9a-f]{16,64}) -->)?/.exec(head);
-    return { key: m?.[1] ?? null, digest: m?.[2] ?? null };
-}
-/** The digest embedded in a comment body by `commentHeader`, or null. */
-function readDigest(body) {
-    return readHeader(body)?.digest ?? null;
-}
-const VIEWER_QUERY = "query { viewer { login databaseId } }";
-/** What is used of the answers that say who the token is. */
-const ViewerAnswer = object({
-    viewer: object({ login: schemas_string().min(1), databaseId: schemas_number().int().nullable() }),
-});
-const UserAnswer = object({ login: schemas_string().min(1), id: schemas_number().int() });
-/** One comment of a listing: GitHub's `user` is null for a deleted account; `body` can be absent. */
-const CommentAnswer = object({
-    id: schemas_number().int().positive().max(Number.MAX_SAFE_INTEGER),
-    body: schemas_string().nullish(),
-    user: object({ login: schemas_string(), id: schemas_number() }).nullable(),
-});
-const CommentsAnswer = array(CommentAnswer);
-const WrittenComment = object({ id: schemas_number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-/**
- * The token's identity by GraphQL `viewer`. An answer with `errors` (HTTP 200) is a refusal;
- * server errors and no answer are retried by the client. Throws when there is no usable answer.
- */
-async function viewerByGraphql(octokit) {
-    let data;
-    try {
-        data = await octokit.graphql(VIEWER_QUERY);
-    }
-    catch (error) {
-        if (error instanceof Error && error.name === "GraphqlResponseError") {
-            const errors = error.errors;
-            const messages = Array.isArray(errors)
-                ? errors
-                    .map((e) => e?.message)
-                    .filter((m) => typeof m === "string" && m !== "")
-                : [];
-            throw new Error(`GraphQL answered errors: ${messages.join("; ").slice(0, 500) || "none given"}`, {
-                cause: error,
-            });
-        }
-        throw error;
-    }
-    const parsed = ViewerAnswer.safeParse(data);
-    if (!parsed.success)
-        throw new Error("GraphQL answered without a usable viewer login");
-    const { login, databaseId } = parsed.data.viewer;
-    return { login, id: databaseId !== null && Number.isSafeInteger(databaseId) ? databaseId : null };
-}
-/**
- * Whose comments the action may treat as its own, or null when GitHub gave no answer (GraphQL
- * failed and GET /user failed with no answer, a server error or an unusable answer, after
- * retries): the caller then posts no comment, since a wrong guess would post a second one beside
- * the gate's own.
- */
-async function resolveCommentAuthor(deps) {
-    const { octokit, log } = deps;
-    try {
-        const author = await viewerByGraphql(octokit);
-        log.debug(`the token acts as ${author.login} (id ${author.id ?? "unknown"}), per GraphQL viewer`);
-        return author;
-    }
-    catch (error) {
-        const status = httpStatus(error);
-        log.debug(`GraphQL viewer: ${status === null ? "" : `${status} `}${apiMessage(error)}; asking GET /user instead`);
-    }
-    try {
-        const user = checkAnswer(await octokit.rest.users.getAuthenticated(), UserAnswer);
-        log.debug(`the token acts as ${user.login}`);
-        return { login: user.login, id: user.id };
-    }
-    catch (error) {
-        const status = httpStatus(error);
-        // Installation tokens (GITHUB_TOKEN) answer 403 "Resource not accessible by integration".
-        if (status !== null && status < 500 && !isRateLimit(error)) {
-            log.debug(`GET /user answered ${status}; assuming comments are by ${ACTIONS_BOT_LOGIN}`);
-            return { login: ACTIONS_BOT_LOGIN, id: null };
-        }
-        warnFailure(deps, error, "tell which comments are the gate's (GraphQL viewer and GET /user), so no comment is posted (a guess could post a second one)", sticky_comment_PERMISSION);
-        return null;
-    }
-}
-function nextPageExists(link) {
-    return link !== undefined && /<[^>]*>;\s*rel="next"/.test(link);
-}
-function isBy(user, author) {
-    if (!user)
-        return false;
-    return author.id !== null ? user.id === author.id : user.login === author.login;
-}
-/** Lists every comment (all pages) and keeps the marker comments by `author`, keyed for `key` or unkeyed. */
-async function listGateComments(octokit, target, author, key, log) {
-    const encoded = encodeCommentKey(key);
-    const keyed = [];
-    const legacy = [];
-    for (let page = 1; page <= MAX_PAGES; page++) {
-        const res = await octokit.rest.issues.listComments({
-            owner: target.owner,
-            repo: target.repo,
-            issue_number: target.issueNumber,
-            per_page: 100,
-            page,
-        });
-        const comments = checkAnswer(res, CommentsAnswer);
-        for (const c of comments) {
-            if (typeof c.body !== "string" || !isBy(c.user, author))
-                continue;
-            const header = readHeader(c.body);
-            if (header === null)
-                continue;
-            if (header.key === encoded)
-                keyed.push({ id: c.id, body: c.body });
-            else if (header.key === null)
-                legacy.push({ id: c.id, body: c.body });
-        }
-        if (!nextPageExists(res.headers.link) || comments.length === 0)
-            break;
-        if (page === MAX_PAGES)
-            log.warning(`Stopped looking for the previous gate comment after ${MAX_PAGES} pages of comments.`);
-    }
-    const byId = (a, b) => a.id - b.id;
-    return { keyed: keyed.sort(byId), legacy: legacy.sort(byId) };
-}
-/**
- * The comment writes are not retried by the client (`retries: 0`): a write whose answer was lost
- * may have landed, so it is retried here only after listing again.
- */
-const NO_CLIENT_RETRY = { retries: 0 };
-/**
- * After creating comment `createdId`: list again, and when an older comment of this gate exists
- * (another run created one at the same time), delete ours and update the oldest with our body.
- * Every run that created a comment does this, so the oldest survives and the rest are removed by
- * their own runs. When the listing or the delete fails, the created comment stays (it is complete).
- */
-async function settleRace(req, createdId, deps) {
-    const { octokit, log } = deps;
-    let keyed;
-    try {
-        keyed = (await listGateComments(octokit, req, req.author, req.key, log)).keyed;
-    }
-    catch (error) {
-        log.debug(`listing again after creating the gate comment failed (${apiMessage(error)}); kept it`);
-        return { kind: "created", id: createdId };
-    }
-    const oldest = keyed[0];
-    if (oldest === undefined || oldest.id >= createdId)
-        return { kind: "created", id: createdId };
-    const race = `Another run created this gate's comment (id ${oldest.id}) at the same time as this run's (id ${createdId})`;
-    try {
-        const res = await octokit.rest.issues.deleteComment({
-            owner: req.owner,
-            repo: req.repo,
-            comment_id: createdId,
-        });
-        // GitHub answers 204 No Content; anything else did not say the comment is gone.
-        if (res.status !== 204)
-            throw malformed(res);
-    }
-    catch (error) {
-        if (httpStatus(error) !== 404) {
-            log.info(`${race}; this run's could not be deleted (${apiMessage(error)}), so both stay.`);
-            return { kind: "created", id: createdId };
-        }
-    }
-    try {
-        // An edit is the same whether it lands once or twice: the client may retry it.
-        const res = await octokit.rest.issues.updateComment({
-            owner: req.owner,
-            repo: req.repo,
-            comment_id: oldest.id,
-            body: req.body,
-        });
-        const id = checkAnswer(res, WrittenComment).id;
-        log.info(`${race}; this run's is deleted and the older one updated.`);
-        return { kind: "updated", id };
-    }
-    catch (error) {
-        log.info(`${race}; this run's is deleted.`);
-        warnFailure(deps, error, "update the gate comment", sticky_comment_PERMISSION);
-        return { kind: "failed", id: null };
-    }
-}
-/**
- * Updates the sticky comment in place, or creates it when there is none. A comment deleted between
- * listing and updating (404) is replaced by a new one. A write that failed with a server error or
- * no answer is retried (with backoff) only after listing again, so a create that did land despite
- * the error is updated, never duplicated. Never throws for an API failure: it warns and reports
- * `failed`.
- */
-async function upsertStickyComment(req, deps) {
-    const { octokit, retry, log } = deps;
-    const failure = (error, action, attempts = null) => {
-        warnFailure(deps, error, action, sticky_comment_PERMISSION, attempts);
-        return { kind: "failed", id: null };
-    };
-    for (let attempt = 1;; attempt++) {
-        let existing;
-        try {
-            // This gate's comment: the oldest keyed for it, else the oldest written before keys.
-            const found = await listGateComments(octokit, req, req.author, req.key, log);
-            existing = found.keyed[0] ?? found.legacy[0] ?? null;
-        }
-        catch (error) {
-            return failure(error, "list the pull request's comments to find the previous gate comment");
-        }
-        if (existing && req.mode === "on-change" && readDigest(existing.body) === req.digest) {
-            log.info(`The gate comment (id ${existing.id}) already shows this verdict and these figures; left unchanged.`);
-            return { kind: "unchanged", id: existing.id };
-        }
-        try {
-            if (existing) {
-                try {
-                    const res = await octokit.rest.issues.updateComment({
-                        owner: req.owner,
-                        repo: req.repo,
-                        comment_id: existing.id,
-                        body: req.body,
-                        request: NO_CLIENT_RETRY,
-                    });
-                    return { kind: "updated", id: checkAnswer(res, WrittenComment).id };
-                }
-                catch (error) {
-                    if (httpStatus(error) !== 404)
-                        throw error;
-                    log.debug(`the gate comment ${existing.id} disappeared before it could be updated; creating a new one`);
-                }
-            }
-            const res = await octokit.rest.issues.createComment({
-                owner: req.owner,
-                repo: req.repo,
-                issue_number: req.issueNumber,
-                body: req.body,
-                request: NO_CLIENT_RETRY,
-            });
-            return await settleRace(req, checkAnswer(res, WrittenComment).id, deps);
-        }
-        catch (error) {
-            const status = httpStatus(error);
-            const retryable = !(error instanceof MalformedAnswerError) && (status === null || status >= 500);
-            // The wait before the next try is asked of the run's retry budget, as the client's are.
-            if (!retryable || attempt > retry.retries || retry.budget?.take(attempt * attempt) === false)
-                return failure(error, existing ? "update the gate comment" : "create the gate comment", attempt);
-            log.debug(`writing the gate comment failed (${status ?? "no answer"}); listing again before try ${attempt + 1}`);
-            await (0,external_node_timers_promises_namespaceObject.setTimeout)(backoffMs(retry, attempt));
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/core/runs/run-summary.ts
-/**
- * One run of the gate, as small as the PR can remember it (issue 30): the head commit, the two
+ * One run of the gate, as small as the PR can remember it: the head commit, the two
  * models, the inputs' digests, the verdict and the margin's figures. It holds nothing per task,
  * so remembering it in the sticky comment leaks nothing the comment does not show. The action
  * parses it back from a comment, which a PR author can edit: runSummarySchema checks every key.
@@ -81179,7 +79414,7 @@ function summaryOfReport(report, headSha, sha256Hex) {
 
 ;// CONCATENATED MODULE: ./src/action/run-history.ts
 /**
- * This gate's earlier runs on the pull request (issue 30, docs/runs.md).
+ * This gate's earlier runs on the pull request (docs/runs.md).
  *
  * Two records, one trusted: every run's check run carries `external_id` = `model-gate/1 <verdict>
  * <results digest, 16 hex> <block digest, 32 hex>`; the check runs the action itself created on
@@ -81191,6 +79426,7 @@ function summaryOfReport(report, headSha, sha256Hex) {
  * only when its digest equals the block digest of one of the gate's own check runs; otherwise it
  * is shown marked as unverified and never used to decide, nor carried into the next block.
  */
+
 
 
 
@@ -81348,7 +79584,7 @@ async function readEarlierRuns(req, deps) {
             ref: req.headSha,
             checkName: req.checkName,
         });
-        log.info(`Earlier runs: ${onHead.length} earlier check ${onHead.length === 1 ? "run" : "runs"} "${req.checkName}" of this gate on ${req.headSha}.`);
+        log.info(`Earlier runs: ${words_plural(onHead.length, "earlier check run")} "${req.checkName}" of this gate on ${req.headSha}.`);
     }
     catch (error) {
         const status = httpStatus(error);
@@ -81440,9 +79676,9 @@ function subsetDigests(files) {
     return out;
 }
 
-;// CONCATENATED MODULE: ./src/core/runs/changes-since-last-run.ts
+;// CONCATENATED MODULE: ./src/core/run-history/changes-since-last-run.ts
 /**
- * What changed since the last run (issue 30, docs/spec.md §3.7), from two full readings: the
+ * What changed since the last run (docs/spec.md §3.7), from two full readings: the
  * previous run's Dataset (its results and reviews) and summary, and the current run's. Pure; a
  * description of the two runs, never used to decide.
  */
@@ -81669,7 +79905,7 @@ function changesSinceLastRun(previous, current) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/runs/since-last-run.ts
+;// CONCATENATED MODULE: ./src/core/run-history/since-last-run.ts
 /**
  * The report with `since_last_run` filled in (docs/spec.md §3.7): the shells call it once both
  * runs are decided, since a run's summary is taken from its finished report.
@@ -81730,12 +79966,12 @@ async function readPreviousRun(current, files) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/action/runs-phase.ts
+;// CONCATENATED MODULE: ./src/action/earlier-runs.ts
 /**
- * The run-history phases of the action (issue 30, docs/runs.md): "Earlier runs" reads this gate's
+ * The run-history phases of the action (docs/runs.md): "Earlier runs" reads this gate's
  * own check runs and the comment's block before the verdict; the `reruns` check and the report
  * key `runs` are settled with the verdict; the record and the block are written by the GitHub
- * phase (src/action/run.ts) after it.
+ * phase (src/action/evaluate-mode.ts) after it.
  */
 
 
@@ -81921,309 +80157,232 @@ async function withActionSinceLastRun(req, deps) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/action/base-policy.ts
+;// CONCATENATED MODULE: ./src/action/inputs.ts
 /**
- * The policy that decides a pull request is the one at its base commit (SPEC §5.1): a PR cannot
- * loosen its own gate. It is read with the contents API at `pull_request.base.sha`; when the API
- * fails (no `contents: read`, an outage) and the checkout has that commit (fetch-depth: 0), from
- * `git show <sha>:<path>`. The commit that last changed it comes from the commits API
- * (`path`, `sha`, `per_page=1`), falling back to `git log -1`.
- *
- * A policy file that does not exist at the base commit is an error, not a reason to use the PR's
- * own file: otherwise the first PR that adds (or renames) the policy would decide under rules it
- * wrote itself. The policy must land on the base branch first, in its own reviewed change.
+ * Reads every action input once, validates it and resolves paths, so the rest of the action works
+ * on one typed object. Every path must lie inside GITHUB_WORKSPACE after symbolic links are
+ * resolved (a link cannot smuggle in /etc/passwd or another job's files) and must be a regular
+ * file; each violation is an InputError naming the input and the path.
  */
 
 
 
 
 
-
-/** What is used of the contents API's answer: a directory's listing, or one entry with its content. */
-const ContentsAnswer = union([
-    array(object({ type: schemas_string(), path: schemas_string() })),
-    object({ type: schemas_string(), encoding: schemas_string().optional(), content: schemas_string().optional() }),
-]);
-/** What is used of the commits API's answer. */
-const CommitsAnswer = array(object({ sha: schemas_string() }));
-const FIX_PERMISSION = "Grant the job `permissions: contents: read` (and pass github-token), or check out with fetch-depth: 0.";
-const FIX_NO_ANSWER = "GitHub did not answer: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
-const FIX_UNUSABLE = "GitHub's answer could not be used: re-run the job, or check out with fetch-depth: 0 so that git can answer.";
-async function base_policy_viaApi(req, deps) {
-    const octokit = deps.octokit;
-    if (!octokit)
-        return { kind: "unknown", why: "no github-token", fix: FIX_PERMISSION };
-    try {
-        const data = checkAnswer(await octokit.rest.repos.getContent({
-            owner: req.owner,
-            repo: req.repo,
-            path: req.path,
-            ref: req.baseSha,
-        }), ContentsAnswer);
-        if (Array.isArray(data))
-            return { kind: "unknown", why: `${req.path} is a directory at the base commit` };
-        if (data.type !== "file")
-            return { kind: "unknown", why: `${req.path} is a ${data.type} at the base commit` };
-        if (data.encoding !== "base64" || data.content === undefined)
-            return { kind: "unknown", why: `the contents API returned encoding ${String(data.encoding)}` };
-        return { kind: "found", text: decodePolicyText(external_node_buffer_.Buffer.from(data.content, "base64"), req.path) };
-    }
-    catch (error) {
-        if (error instanceof errors_InputError)
-            throw error;
-        if (error instanceof MalformedAnswerError)
-            return { kind: "unknown", why: `contents API: ${error.message}`, fix: FIX_UNUSABLE };
-        const status = httpStatus(error);
-        if (status === 404)
-            return { kind: "absent" };
-        // No answer (a dropped connection, a timeout), a server error or a spent rate limit: asking
-        // for a permission would send the user the wrong way.
-        const noAnswer = status === null || status >= 500 || isRateLimit(error);
-        return {
-            kind: "unknown",
-            why: `contents API: ${status === null ? `no answer (${apiMessage(error)})` : `${status} ${apiMessage(error)}`}`,
-            fix: noAnswer ? FIX_NO_ANSWER : FIX_PERMISSION,
-        };
-    }
+const DEFAULT_CHECK_NAME = "Model acceptance gate";
+const DEFAULT_REPORT_NAME = "model-gate-report.json";
+const COMMENT_MODES = ["always", "on-change", "never"];
+const FAIL_ON = ["reject", "reject-or-unresolved", "never"];
+function inputs_oneOf(name, raw, allowed, fallback, problems) {
+    const v = raw.trim();
+    if (v === "")
+        return fallback;
+    if (allowed.includes(v))
+        return v;
+    problems.push({
+        field: name,
+        message: `must be one of ${allowed.map((a) => `"${a}"`).join(", ")}, got ${JSON.stringify(v)}`,
+    });
+    return fallback;
 }
-async function base_policy_viaGit(req, deps) {
-    const has = await deps.git(["cat-file", "-e", `${req.baseSha}^{commit}`], req.workspace);
-    if (has.code !== 0)
-        return { kind: "unknown", why: `the checkout does not have commit ${req.baseSha}` };
-    const exists = await deps.git(["cat-file", "-e", `${req.baseSha}:${req.path}`], req.workspace);
-    if (exists.code !== 0)
-        return { kind: "absent" };
-    const shown = await deps.git(["show", `${req.baseSha}:${req.path}`], req.workspace);
-    if (shown.code !== 0)
-        return { kind: "unknown", why: `git show ${req.baseSha}:${req.path} failed` };
-    return {
-        kind: "found",
-        text: decodePolicyText(shown.bytes ?? external_node_buffer_.Buffer.from(shown.stdout, "utf8"), req.path),
-    };
+/** Splits a list input on newlines and commas, trimming and dropping blanks. */
+function splitList(raw) {
+    return raw
+        .split(/[\n,]/)
+        .map((s) => s.trim())
+        .filter((s) => s !== "");
 }
-async function lastCommit(req, deps) {
-    const octokit = deps.octokit;
-    if (octokit) {
+function toPosix(p) {
+    return external_node_path_namespaceObject.sep === "/" ? p : p.split(external_node_path_namespaceObject.sep).join("/");
+}
+/** True when `child` is `root` itself or below it (both absolute, normalised). */
+function isInside(root, child) {
+    const rel = (0,external_node_path_namespaceObject.relative)(root, child);
+    return rel === "" || (!rel.startsWith("..") && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
+}
+/**
+ * Resolves a list input of paths and globs to absolute real paths of regular files inside the
+ * workspace. A pattern that matches nothing, a missing file, a directory or anything whose real
+ * path leaves the workspace is a problem.
+ */
+function resolveFileList(name, raw, workspace, problems) {
+    const realRoot = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
+    const out = [];
+    const seen = new Set();
+    const accept = (abs, shown) => {
+        let real;
         try {
-            const commits = checkAnswer(await octokit.rest.repos.listCommits({
-                owner: req.owner,
-                repo: req.repo,
-                path: req.path,
-                sha: req.baseSha,
-                per_page: 1,
-            }), CommitsAnswer);
-            const sha = commits[0]?.sha;
-            if (sha !== undefined && COMMIT_SHA.test(sha))
-                return sha;
+            real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
         }
-        catch (error) {
-            deps.log.debug(`commits API: ${httpStatus(error) ?? "error"} ${apiMessage(error)}; trying git log`);
+        catch {
+            problems.push({ field: name, message: `${JSON.stringify(shown)} does not exist` });
+            return;
         }
-    }
-    const res = await deps.git(["log", "-1", "--format=%H", req.baseSha, "--", req.path], req.workspace);
-    const sha = res.stdout.trim();
-    return res.code === 0 && COMMIT_SHA.test(sha) ? sha : null;
-}
-/** The base commit's policy text, where it came from and the commit that last changed it. */
-async function loadBasePolicy(req, deps) {
-    const subject = req.subject ?? "pull request";
-    if (!COMMIT_SHA.test(req.baseSha))
-        throw new errors_InputError(`The ${subject}'s base commit ${JSON.stringify(req.baseSha)} is not a commit id.`);
-    const short = req.baseSha.slice(0, 12);
-    let fetched = await base_policy_viaApi(req, deps);
-    let via = "contents API";
-    if (fetched.kind !== "found") {
-        // A 404 can also mean the token cannot see the file: ask the checkout too when it can answer.
-        const api = fetched;
-        const git = await base_policy_viaGit(req, deps);
-        if (git.kind === "found") {
-            deps.log.debug(`base policy via git (contents API: ${api.kind === "unknown" ? api.why : "404"})`);
-            fetched = git;
-            via = "git";
+        if (!isInside(realRoot, real)) {
+            problems.push({
+                field: name,
+                message: `${JSON.stringify(shown)} resolves outside GITHUB_WORKSPACE; inputs must be files of the workspace`,
+            });
+            return;
         }
-        else if (git.kind === "absent") {
-            fetched = git;
+        if (!(0,external_node_fs_namespaceObject.statSync)(real).isFile()) {
+            problems.push({ field: name, message: `${JSON.stringify(shown)} is not a regular file` });
+            return;
         }
-        else if (api.kind === "unknown") {
-            throw new errors_InputError(`Cannot read the policy ${req.path} at the ${subject}'s base commit ${short}, and the ${subject === "pull request" ? "PR" : subject}'s own copy must not decide. ` +
-                `${api.why}; git: ${git.why}. ${api.fix ?? FIX_PERMISSION}`);
+        if (!seen.has(real)) {
+            seen.add(real);
+            out.push(real);
         }
-    }
-    if (fetched.kind === "absent") {
-        throw new errors_InputError(`The policy ${req.path} does not exist at the ${subject}'s base commit ${short}. On a ${subject} the base ` +
-            `branch's policy decides, so that a change cannot set its own acceptance rules. Merge the policy file to the ` +
-            `base branch first (in its own reviewed pull request), then re-run this check. (If the file does exist there, ` +
-            `the token cannot read it: grant \`contents: read\`.)`);
-    }
-    if (fetched.kind !== "found")
-        throw new Error("unreachable");
-    return {
-        text: fetched.text,
-        source: `base commit ${req.baseSha} (${via})`,
-        lastCommit: await lastCommit(req, deps),
     };
+    for (const item of splitList(raw)) {
+        const abs = (0,external_node_path_namespaceObject.resolve)(workspace, item);
+        if (!isInside((0,external_node_path_namespaceObject.resolve)(workspace), abs)) {
+            problems.push({
+                field: name,
+                message: `${JSON.stringify(item)} is outside GITHUB_WORKSPACE; inputs must be files of the workspace`,
+            });
+            continue;
+        }
+        if (!hasGlobChars(item)) {
+            accept(abs, item);
+            continue;
+        }
+        const rel = toPosix((0,external_node_path_namespaceObject.relative)((0,external_node_path_namespaceObject.resolve)(workspace), abs));
+        const matches = globFiles(realRoot, rel);
+        if (matches.length === 0) {
+            problems.push({ field: name, message: `${JSON.stringify(item)} matches no file in GITHUB_WORKSPACE` });
+            continue;
+        }
+        for (const m of matches)
+            accept((0,external_node_path_namespaceObject.join)(realRoot, m), m);
+    }
+    return out;
 }
-
-;// CONCATENATED MODULE: ./src/action/base-commit.ts
 /**
- * What the base commit decides before the verdict: which commit's policy decides (the pull
- * request's or the merge group's base, else the checkout's file), that policy's text with the
- * change's own version beside it for the diff, and the base versions of the results and reviews
- * files for the append-only check. Shared by evaluate (run.ts) and rank mode (rank-run.ts).
+ * The policy input: one path inside the workspace. On a pull request the file may be absent from
+ * the checkout (the PR deletes it); the base commit's version decides anyway, so existence is
+ * checked only when `mustExist`.
  */
-
-
-
-
-
-
-
-
-/** Paths as messages show them: relative to the workspace (or its real path) when inside it. */
-function makeDisplayPath(workspace) {
-    const roots = [workspace];
+function resolvePolicy(raw, workspace, mustExist, problems) {
+    const item = raw.trim();
+    const root = (0,external_node_path_namespaceObject.resolve)(workspace);
+    const abs = (0,external_node_path_namespaceObject.resolve)(root, item);
+    const policy = { absPath: abs, repoPath: toPosix((0,external_node_path_namespaceObject.relative)(root, abs)) };
+    if (item === "") {
+        problems.push({
+            field: "policy",
+            message: "is required: the path of the acceptance policy YAML in the repository",
+        });
+        return policy;
+    }
+    if (hasGlobChars(item)) {
+        problems.push({ field: "policy", message: `must be one file, not a pattern (${JSON.stringify(item)})` });
+        return policy;
+    }
+    if (!isInside(root, abs) || abs === root) {
+        problems.push({ field: "policy", message: `${JSON.stringify(item)} is outside GITHUB_WORKSPACE` });
+        return policy;
+    }
+    let exists = true;
     try {
-        const real = (0,external_node_fs_namespaceObject.realpathSync)(workspace);
-        if (real !== workspace)
-            roots.push(real);
+        (0,external_node_fs_namespaceObject.lstatSync)(abs);
     }
     catch {
-        // the workspace does not exist: inputs already failed
+        exists = false;
     }
-    return (abs) => {
-        if (!(0,external_node_path_namespaceObject.isAbsolute)(abs))
-            return abs;
-        for (const root of roots) {
-            const rel = (0,external_node_path_namespaceObject.relative)(root, abs);
-            if (rel !== "" && !rel.startsWith("..") && !(0,external_node_path_namespaceObject.isAbsolute)(rel))
-                return rel.split(external_node_path_namespaceObject.sep).join("/");
-        }
-        return abs;
-    };
+    if (!exists) {
+        if (mustExist)
+            problems.push({ field: "policy", message: `${JSON.stringify(item)} does not exist` });
+        return policy;
+    }
+    const real = (0,external_node_fs_namespaceObject.realpathSync)(abs);
+    if (!isInside((0,external_node_fs_namespaceObject.realpathSync)(root), real)) {
+        problems.push({ field: "policy", message: `${JSON.stringify(item)} resolves outside GITHUB_WORKSPACE` });
+    }
+    else if (!(0,external_node_fs_namespaceObject.statSync)(real).isFile()) {
+        problems.push({ field: "policy", message: `${JSON.stringify(item)} is not a regular file` });
+    }
+    return policy;
+}
+function inputs_required(name, raw, problems) {
+    const v = raw.trim();
+    if (v === "")
+        problems.push({ field: name, message: "is required" });
+    return v;
 }
 /**
- * The pull request's own version of the policy, for the base → head diff only (the base decides).
- * A head file that is not UTF-8 is reported as a warning rather than stopping the run.
+ * Reads and validates all inputs. `onPullRequest` (a pull request, a merge group or a
+ * workflow_run: a base commit's policy decides) relaxes only one rule: the policy file need not
+ * exist in the checkout, because the base commit's version is the one that decides.
  */
-function headPolicyText(bytes, path, subject, log) {
-    if (bytes === null)
-        return null;
-    try {
-        return decodePolicyText(bytes, path);
+function readInputs(getInput, env, onPullRequest) {
+    const problems = [];
+    const workspace = (0,external_node_path_namespaceObject.resolve)(env.workspace);
+    const resultsRaw = getInput("results");
+    if (resultsRaw.trim() === "")
+        problems.push({ field: "results", message: "is required: paths or globs of the results export" });
+    const results = resolveFileList("results", resultsRaw, workspace, problems);
+    const reviews = resolveFileList("reviews", getInput("reviews"), workspace, problems);
+    const policy = resolvePolicy(getInput("policy"), workspace, !onPullRequest, problems);
+    const baseline = inputs_required("baseline", getInput("baseline"), problems);
+    const candidate = inputs_required("candidate", getInput("candidate"), problems);
+    if (baseline !== "" && baseline === candidate)
+        problems.push({
+            field: "candidate",
+            message: `must differ from baseline (both are ${JSON.stringify(baseline)})`,
+        });
+    const canaryRaw = inputs_oneOf("canary", getInput("canary"), ["pass", "fail"], "pass", problems);
+    const canary = getInput("canary").trim() === "" ? null : canaryRaw;
+    const comment = inputs_oneOf("comment", getInput("comment"), COMMENT_MODES, "always", problems);
+    const failOn = inputs_oneOf("fail-on", getInput("fail-on"), FAIL_ON, "reject-or-unresolved", problems);
+    const checkName = getInput("check-name").trim() || DEFAULT_CHECK_NAME;
+    const commentKey = getInput("comment-key").trim() || checkName;
+    const token = getInput("github-token").trim();
+    const prRaw = getInput("pull-request").trim();
+    let pullRequest = null;
+    if (prRaw !== "") {
+        if (/^#?[1-9][0-9]{0,9}$/.test(prRaw) && Number(prRaw.replace("#", "")) <= Number.MAX_SAFE_INTEGER)
+            pullRequest = Number(prRaw.replace("#", ""));
+        else
+            problems.push({
+                field: "pull-request",
+                message: `must be a pull request number (e.g. 42), got ${JSON.stringify(prRaw.slice(0, 80))}`,
+            });
     }
-    catch (error) {
-        if (!(error instanceof errors_InputError))
-            throw error;
-        log.warning(`The ${subject}'s version of ${path} is not valid UTF-8; the base commit's version decides.`);
-        return null;
+    const reportRaw = getInput("report-path").trim();
+    const reportPath = reportRaw !== "" ? (0,external_node_path_namespaceObject.resolve)(workspace, reportRaw) : (0,external_node_path_namespaceObject.join)(env.runnerTemp ?? workspace, DEFAULT_REPORT_NAME);
+    if (problems.length > 0) {
+        throw new errors_InputError(`The action's inputs are invalid (${words_plural(problems.length, "problem")}):`, problems);
     }
-}
-/**
- * Which base commit's policy decides, or null when the checkout's file does: the pull request's
- * base (pull_request, pull_request_target, and workflow_run once confirmed) or the merge group's.
- * `headInCheckout`: the checkout holds the change's own version (for the base → head diff); on
- * workflow_run it holds the default branch, so there is no diff.
- */
-function policyBase(ctx) {
-    if (ctx.pullRequest !== null)
-        return {
-            sha: ctx.pullRequest.baseSha,
-            subject: "pull request",
-            headInCheckout: ctx.workflowRun === null,
-        };
-    if (ctx.mergeGroup !== null)
-        return { sha: ctx.mergeGroup.baseSha, subject: "merge group", headInCheckout: true };
-    return null;
-}
-async function choosePolicy(inputs, ctx, octokit, deps) {
-    const based = policyBase(ctx);
-    const present = based?.headInCheckout !== false && (0,external_node_fs_namespaceObject.existsSync)(inputs.policy.absPath);
-    let localBytes = null;
-    try {
-        if (present)
-            localBytes = await readInputFile(inputs.policy.absPath, inputs.policy.repoPath, "policy file", MAX_POLICY_BYTES);
-    }
-    catch (error) {
-        // On a pull request the checkout's copy only feeds the base → head diff.
-        if (based === null || !(error instanceof errors_InputError))
-            throw error;
-        deps.log.warning(`${error.message} The base commit's version decides; the change is not shown.`);
-    }
-    if (based === null) {
-        const local = localBytes === null ? null : decodePolicyText(localBytes, inputs.policy.repoPath);
-        if (local === null)
-            throw new errors_InputError(`policy: ${JSON.stringify(inputs.policy.repoPath)} does not exist`);
-        const log = await deps.git(["log", "-1", "--format=%H", "HEAD", "--", inputs.policy.repoPath], ctx.workspace);
-        const last = log.stdout.trim();
-        return {
-            text: local,
-            source: "file",
-            lastCommit: log.code === 0 && /^[0-9a-f]{40,64}$/.test(last) ? last : null,
-            headText: null,
-            historyRev: null,
-        };
-    }
-    if (ctx.repo === null)
-        throw new errors_InputError(`GITHUB_REPOSITORY is not set: cannot read the policy at the ${based.subject}'s base commit.`);
-    const base = await loadBasePolicy({
-        owner: ctx.repo.owner,
-        repo: ctx.repo.repo,
-        baseSha: based.sha,
-        path: inputs.policy.repoPath,
-        workspace: ctx.workspace,
-        subject: based.subject,
-    }, { octokit, git: deps.git, log: deps.log });
-    const local = headPolicyText(localBytes, inputs.policy.repoPath, based.subject, deps.log);
-    if (!present && based.headInCheckout) {
-        deps.log.warning(`This ${based.subject} removes or moves the policy ${inputs.policy.repoPath}; the base commit's version decides. ` +
-            "A removed policy takes effect only once merged.");
-    }
-    const headText = local !== null && local !== base.text ? local : null;
+    const globsOf = (raw) => splitList(raw)
+        .filter(hasGlobChars)
+        .map((item) => toPosix((0,external_node_path_namespaceObject.relative)(workspace, (0,external_node_path_namespaceObject.resolve)(workspace, item))))
+        .filter((rel) => !rel.startsWith("..") && !(0,external_node_path_namespaceObject.isAbsolute)(rel));
     return {
-        text: base.text,
-        source: base.source,
-        lastCommit: base.lastCommit,
-        headText,
-        historyRev: headText === null ? null : based.sha,
+        results,
+        reviews,
+        globs: { results: globsOf(resultsRaw), reviews: globsOf(getInput("reviews")) },
+        policy,
+        baseline,
+        candidate,
+        canary,
+        token,
+        checkName,
+        commentKey,
+        comment,
+        failOn,
+        reportPath,
+        pullRequest,
     };
 }
-/**
- * The base commit's versions of the results and reviews files the repository holds, for the
- * append-only check (src/action/base-files.ts); null on events without a base commit (push,
- * schedule, dispatch), said in one line.
- */
-async function baseVersions(inputs, ctx, octokit, deps) {
-    const based = policyBase(ctx);
-    if (based === null || ctx.repo === null) {
-        deps.log.info(`Append-only: no base commit on ${ctx.eventName || "this event"}; the results and reviews are not compared with an earlier version.`);
-        return null;
-    }
-    return readBaseVersions({
-        owner: ctx.repo.owner,
-        repo: ctx.repo.repo,
-        baseSha: based.sha,
-        workspace: ctx.workspace,
-        tempRoot: ctx.runnerTemp,
-        results: inputs.results,
-        reviews: inputs.reviews,
-        globs: inputs.globs,
-        display: makeDisplayPath(ctx.workspace),
-    }, { octokit, git: deps.git, gitToFile: deps.gitToFile, log: deps.log });
-}
 
-;// CONCATENATED MODULE: ./src/action/run.ts
+;// CONCATENATED MODULE: ./src/action/evaluate-mode.ts
 /**
- * The action, start to finish. Everything from outside (inputs, environment, GitHub, git, the
- * runner's summary and outputs) comes in through `ActionDeps`, so this is testable without a
- * runner; src/index.ts wires the real ones and is the single error boundary.
- *
- * Order matters: the verdict reaches the job summary and the step outputs before any GitHub write,
- * so a refused or failing API (fork PR, read-only token, outage) can only cost the check run or
- * the comment, never the verdict. The reads before the verdict (the base policy and files, and
- * this gate's earlier runs, src/action/runs-phase.ts) each fail as one warning; under `reruns:
- * fail | pool` an unreadable history keeps the verdict from accept. Nothing here fails the step: a user error is thrown (an
- * InputError), and a verdict is returned with what fails the step (per `fail-on`, or a report file
- * that could not be written), for the entry point to act on.
+ * The action's evaluate mode (src/action/action-mode.ts): one candidate against one baseline,
+ * decided by src/core/gate.ts runGate. Before the read, this gate's earlier runs on the pull
+ * request are read (src/action/earlier-runs.ts: each failure one warning; under `reruns: fail |
+ * pool` an unreadable history keeps the verdict from accept); the run's record and the comment's
+ * run-history block are written by the GitHub phase after the verdict.
  */
 
 
@@ -82240,42 +80399,6 @@ async function baseVersions(inputs, ctx, octokit, deps) {
 
 
 
-
-
-
-
-
-
-
-
-// Rank mode (rank-run.ts) takes these from here.
-
-
-/** One sentence, true of this run, saying where the verdict is (for warnings about GitHub calls). */
-function whereTheVerdictIs(d) {
-    const places = [d.summary ? "the job summary" : null, d.outputs ? "the step outputs" : null].filter((p) => p !== null);
-    if (places.length > 0)
-        return `The verdict is in ${places.join(" and ")}.`;
-    return d.reportFile ? "The verdict is in the report file." : "The verdict is only in this log.";
-}
-/** The same for a run that stopped with an input or policy error. */
-function whereTheErrorIs(summaryWritten) {
-    return summaryWritten
-        ? "No verdict: the error is in the job summary."
-        : "No verdict: the error is in this log.";
-}
-/** The job summary limit is in bytes; the renderer's is in characters: shrink until it fits. */
-function renderWithinBytes(render, maxBytes) {
-    let maxLength = maxBytes;
-    for (let i = 0; i < 20; i++) {
-        const md = render(maxLength);
-        const bytes = Buffer.byteLength(md, "utf8");
-        if (bytes <= maxBytes)
-            return md;
-        maxLength = Math.max(0, Math.floor((maxLength * maxBytes) / bytes) - 64);
-    }
-    return render(0);
-}
 /**
  * The digest that `comment: on-change` compares: the verdict and every figure, reason, warning and
  * policy change (the report without its provenance and append_only_base, which name files and versions,
@@ -82312,191 +80435,6 @@ function commentBody(report, title, key, runsBlock) {
 function headlineText(report) {
     return checkRunTitle(report);
 }
-/** Problems located in the policy file, as check run annotations. */
-function policyAnnotations(error, policyPath) {
-    const out = [];
-    for (const p of error.problems) {
-        const loc = p.location;
-        if (loc === undefined || loc.file !== policyPath || loc.line === undefined || loc.line < 1)
-            continue;
-        out.push({
-            path: policyPath,
-            start_line: loc.line,
-            end_line: loc.line,
-            ...(loc.column !== undefined && loc.column >= 1
-                ? { start_column: loc.column, end_column: loc.column }
-                : {}),
-            annotation_level: "failure",
-            // Plain text in GitHub's UI, but keep hidden and bidi characters visible all the same.
-            title: escape_neutraliseLogLine(p.field !== undefined ? `Policy key ${p.field}` : "Policy error").slice(0, 255),
-            message: escape_neutraliseLogLine(p.message).slice(0, 4000),
-        });
-    }
-    return out;
-}
-/** GitHub shows at most 10 error annotations per step; keep one for the final failure message. */
-const MAX_ERROR_ANNOTATIONS = 9;
-/** "policy error" when the policy stopped the run or a problem lies in the policy file, else "input error". */
-function errorKind(error, policyPath) {
-    const inPolicy = error.problems.some((p) => p.location?.file === policyPath);
-    return error instanceof PolicyError || inPolicy ? "policy error" : "input error";
-}
-function errorSummary(error, kind, title) {
-    const first = error.message.split("\n")[0] ?? "";
-    const lines = [
-        `## ❗ ${kind} — no verdict`,
-        "",
-        `<sub>${escape_escapeMarkdownInline(title, 120)}</sub>`,
-        "",
-        escape_escapeMarkdownInline(first, 2000),
-    ];
-    if (error.problems.length > 0) {
-        lines.push("");
-        for (const p of error.problems)
-            lines.push(`- ${escape_escapeMarkdownInline(formatProblem(p), 1000)}`);
-        if (error.total > error.problems.length)
-            lines.push(`- … and ${error.total - error.problems.length} more`);
-    }
-    return lines.join("\n") + "\n";
-}
-async function reportInputError(error, inputs, ctx, octokit, deps) {
-    const located = error.problems.filter((p) => p.location?.line !== undefined);
-    for (const p of located.slice(0, MAX_ERROR_ANNOTATIONS)) {
-        const loc = p.location;
-        if (loc === undefined)
-            continue;
-        deps.log.error(formatProblem(p), {
-            file: loc.file,
-            ...(loc.line !== undefined ? { startLine: loc.line } : {}),
-            ...(loc.column !== undefined ? { startColumn: loc.column } : {}),
-        });
-    }
-    const kind = errorKind(error, inputs.policy.repoPath);
-    const summary = errorSummary(error, kind, inputs.checkName);
-    const summaryWritten = await deps.writeSummary(summary);
-    if (octokit === null || ctx.repo === null || ctx.sha === null)
-        return;
-    const annotations = policyAnnotations(error, inputs.policy.repoPath);
-    const id = await publishCheckRun({
-        owner: ctx.repo.owner,
-        repo: ctx.repo.repo,
-        name: inputs.checkName,
-        headSha: ctx.sha,
-        conclusion: "failure",
-        title: error instanceof PolicyError || annotations.length > 0
-            ? "Policy error: no verdict"
-            : "Input error: no verdict",
-        summary,
-        annotations,
-    }, {
-        octokit,
-        retry: deps.retry,
-        log: deps.log,
-        fork: ctx.pullRequest?.fork ?? false,
-        delivered: whereTheErrorIs(summaryWritten),
-    });
-    deps.setOutput("check-run-id", id === null ? "" : String(id));
-}
-/**
- * The message the step fails with per `fail-on` (evaluate's and the rank gate's), else null.
- * `gate` names the gate in the message ("Model gate", "Model ranking gate").
- */
-function failOnMessage(gate, verdict, reason, failOn) {
-    const fails = (failOn === "reject" && verdict === "reject") ||
-        (failOn === "reject-or-unresolved" && verdict !== "accept");
-    if (!fails)
-        return null;
-    return `${gate} verdict: ${verdict} (fail-on: ${failOn}).${reason !== undefined ? ` ${reason}` : ""}`;
-}
-/** How an input file is named in messages: relative to the workspace when inside it. */
-function displayInput(ctx, path) {
-    return makeDisplayPath(ctx.workspace)(path);
-}
-/**
- * The report file, complete or not at all; a refused or failing target is one ::error:: (and the
- * step fails), not a stop. True when it was written.
- */
-async function writeReportFile(report, reportPath, reportProblem, deps) {
-    const { log } = deps;
-    if (reportProblem !== null) {
-        log.error(`report-path ${reportPath}: ${reportProblem}. The report file is not written.`);
-        deps.setOutput("report-path", "");
-        return false;
-    }
-    try {
-        await (0,promises_namespaceObject.mkdir)((0,external_node_path_namespaceObject.dirname)(reportPath), { recursive: true });
-        await writeFileAtomic(reportPath, jsonChunks(report));
-        log.info(`Report written to ${reportPath}`);
-        return true;
-    }
-    catch (error) {
-        if (error?.code === undefined)
-            throw error;
-        log.error(`report-path ${reportPath} cannot be written (${describeFsCode(error)}). ` +
-            "The report file is not written; a previous one is left as it was.");
-        deps.setOutput("report-path", "");
-        return false;
-    }
-}
-/**
- * The "GitHub" phase of evaluate and of rank mode: the check run, then the sticky comment, best
- * effort, each failure one warning.
- */
-async function publishToGitHub(what, inputs, ctx, octokit, delivery, deps) {
-    const { log } = deps;
-    let checkRunId = null;
-    let commentId = null;
-    if (octokit === null || ctx.repo === null) {
-        log.info("No GitHub calls (no token or no repository).");
-        return { checkRunId, commentId };
-    }
-    const fork = ctx.pullRequest?.fork ?? false;
-    const github = { octokit, retry: deps.retry, log, fork, delivered: whereTheVerdictIs(delivery) };
-    if (ctx.sha === null) {
-        const envSha = deps.env["GITHUB_SHA"] ?? "";
-        log.warning(`No commit to attach the check run to (${envSha === "" ? "GITHUB_SHA is not set" : `GITHUB_SHA ${JSON.stringify(envSha.slice(0, 80))} is not a full commit id`}); no check run.`);
-    }
-    else {
-        checkRunId = await publishCheckRun({
-            owner: ctx.repo.owner,
-            repo: ctx.repo.repo,
-            name: inputs.checkName,
-            headSha: ctx.sha,
-            conclusion: what.conclusion,
-            title: what.title,
-            summary: what.checkText(),
-            annotations: [],
-            ...(what.externalId === undefined ? {} : { externalId: what.externalId }),
-        }, github);
-        if (checkRunId !== null)
-            log.info(`Check run "${inputs.checkName}" created on ${ctx.sha} (id ${checkRunId}).`);
-    }
-    const pr = ctx.pullRequest;
-    const mode = inputs.comment;
-    if (pr === null || mode === "never") {
-        log.info(pr === null ? "Not a pull request: no comment." : "comment: never: no comment.");
-        return { checkRunId, commentId };
-    }
-    // null author: GitHub did not say whose comments are the gate's (warned); post none.
-    const author = what.author !== null ? what.author.value : await resolveCommentAuthor(github);
-    if (author !== null) {
-        const { body, digest } = what.comment();
-        const outcome = await upsertStickyComment({
-            owner: ctx.repo.owner,
-            repo: ctx.repo.repo,
-            issueNumber: pr.number,
-            body,
-            digest,
-            key: inputs.commentKey,
-            mode,
-            author,
-        }, github);
-        commentId = outcome.id;
-        if (outcome.kind === "created" || outcome.kind === "updated")
-            log.info(`${what.commentNoun} ${outcome.kind} on pull request #${pr.number} (id ${outcome.id}).`);
-    }
-    return { checkRunId, commentId };
-}
 /** One line for the log: what the run is about (event, repository, commit, pull request). */
 function describeRun(ctx, inputs) {
     const parts = [`event ${ctx.eventName || "(none)"}`];
@@ -82512,189 +80450,565 @@ function describeRun(ctx, inputs) {
         parts.push(`pull request ${listed.length > 0 ? `#${listed.join(", #")} listed` : "not listed"}` +
             `${inputs.pullRequest !== null ? `, #${inputs.pullRequest} given` : ""} (to be confirmed)`);
     }
-    parts.push(`${inputs.results.length} results file${inputs.results.length === 1 ? "" : "s"}, ${inputs.reviews.length} reviews file${inputs.reviews.length === 1 ? "" : "s"}`);
+    parts.push(`${words_plural(inputs.results.length, "results file")}, ${words_plural(inputs.reviews.length, "reviews file")}`);
     parts.push(`policy ${inputs.policy.repoPath}`);
     return `Gate run: ${parts.join("; ")}.`;
 }
 /** The "Inputs" phase: the run's context and inputs read and checked, the client, the pull request confirmed. */
-async function inputsPhase(deps) {
+/** Reads the export, decides with this gate's earlier runs, and adds what changed since the last run. */
+async function decideEvaluate(run) {
+    const { inputs, ctx, octokit, policy, bases, deps } = run;
     const { log } = deps;
-    let ctx;
-    let inputs;
-    try {
-        ctx = readRunContext(deps.env, deps.cwd);
-        inputs = readInputs(deps.getInput, { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp }, ctx.pullRequest !== null || ctx.mergeGroup !== null || ctx.workflowRun !== null);
-    }
-    catch (error) {
-        // No verdict without them, but the summary can still say why.
-        if (error instanceof errors_InputError)
-            await deps.writeSummary(errorSummary(error, "input error", deps.getInput("check-name").trim() || DEFAULT_CHECK_NAME));
-        throw error;
-    }
-    log.info(describeRun(ctx, inputs));
-    for (const warning of ctx.warnings)
-        log.warning(warning);
-    if (inputs.pullRequest !== null && ctx.workflowRun === null)
-        log.warning(`pull-request is used only on workflow_run events; on ${ctx.eventName || "this event"} it is ignored.`);
-    // report-path must not replace an input or a device: found before anything is read; the
-    // verdict still goes everywhere else, and the step fails (the result says so to src/index.ts).
-    const reportProblem = outputTargetProblem(inputs.reportPath, [
-        ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: displayInput(ctx, path) })),
-        { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
-    ]);
-    const octokit = inputs.token !== "" && ctx.repo !== null ? await deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
-    if (octokit === null) {
-        log.info(inputs.token === ""
-            ? "No github-token: nothing is asked of GitHub (no check run, no comment)."
-            : "GITHUB_REPOSITORY is not set: nothing is asked of GitHub (no check run, no comment).");
-    }
-    if (ctx.workflowRun !== null) {
-        try {
-            if (ctx.repo === null)
-                throw new errors_InputError("GITHUB_REPOSITORY is not set: on workflow_run the pull request cannot be confirmed.");
-            const confirmed = await confirmWorkflowRunPullRequest({ owner: ctx.repo.owner, repo: ctx.repo.repo, run: ctx.workflowRun, input: inputs.pullRequest }, { octokit, log });
-            ctx = { ...ctx, pullRequest: confirmed };
-        }
-        catch (error) {
-            if (error instanceof errors_InputError)
-                await reportInputError(error, inputs, ctx, octokit, deps);
-            throw error;
-        }
-    }
-    return { ctx, inputs, octokit, reportProblem };
-}
-/** The "Policy" phase: the policy that decides, and its recent history when the change edits it. */
-async function policyPhase(inputs, ctx, octokit, deps) {
-    const { log } = deps;
-    const chosen = await choosePolicy(inputs, ctx, octokit, deps);
-    log.info(`Policy ${inputs.policy.repoPath}: ${chosen.source}; last changed in ${chosen.lastCommit ?? "an unknown commit"}` +
-        `${chosen.headText !== null ? "; this change edits it (not applied: the base commit's version decides)" : ""}.`);
-    // The base policy's recent history from git, for the policy section (issue #14).
-    const history = chosen.historyRev === null
-        ? null
-        : await recentPolicyHistory({
-            workspace: ctx.workspace,
-            path: inputs.policy.repoPath,
-            rev: chosen.historyRev,
-            today: deps.today,
-            git: deps.git,
-        });
-    if (history !== null)
-        log.info(history.unavailable === null
-            ? `Policy history: the last ${history.entries.length} ${history.entries.length === 1 ? "change" : "changes"} up to the base commit.`
-            : `Policy history not available: ${history.unavailable}.`);
-    return { ...chosen, history };
-}
-/** The "Verdict" phase: the job summary, the step outputs, the log and the report file, before any GitHub call. */
-async function deliverVerdict(report, inputs, reportProblem, deps) {
-    const { log } = deps;
-    const summary = renderWithinBytes((maxLength) => renderMarkdown(report, { title: inputs.checkName, maxLength }), STEP_SUMMARY_MAX_BYTES);
-    const summaryWritten = await deps.writeSummary(summary);
-    let outputsSet = true;
-    for (const [name, value] of Object.entries(reportOutputs(report, inputs.reportPath)))
-        outputsSet = deps.setOutput(name, value) && outputsSet;
-    log.info(`${headlineText(report)}.`);
-    for (const reason of report.reasons.slice(0, 10))
-        log.info(`  ${reason}`);
-    for (const warning of report.warnings)
-        log.warning(warning);
-    const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
-    return { summary: summaryWritten, outputs: outputsSet, reportFile };
-}
-/**
- * Runs the action. Throws InputError for user errors (after reporting them where it can). The
- * log is folded by phase: inputs, policy, reading, verdict, GitHub.
- */
-async function runAction(deps) {
-    const { log } = deps;
-    const { ctx, inputs, octokit, reportProblem } = await log.group("Inputs", () => inputsPhase(deps));
-    const displayPath = makeDisplayPath(ctx.workspace);
-    let report;
-    let history;
-    try {
-        const policy = await log.group("Policy", () => policyPhase(inputs, ctx, octokit, deps));
-        const bases = await log.group("Append-only", () => baseVersions(inputs, ctx, octokit, deps));
-        // Read only, before the verdict: the writes stay in the GitHub phase after it.
-        const earlier = await log.group("Earlier runs", () => earlierRuns(inputs, ctx, octokit, deps));
-        ({ report, history } = await log
-            .group("Reading the results", async () => {
-            const request = {
-                previous: bases?.previous ?? null,
-                appendOnlyBase: bases?.base ?? null,
-                results: inputs.results,
-                reviews: inputs.reviews,
-                policy: {
-                    path: inputs.policy.absPath,
-                    text: policy.text,
-                    source: policy.source,
-                    lastCommit: policy.lastCommit,
-                },
-                headPolicyText: policy.headText,
-                policyHistory: policy.history,
-                baseline: inputs.baseline,
-                candidate: inputs.candidate,
-                canary: inputs.canary,
-                today: deps.today,
-                toolVersion: TOOL_VERSION,
-                displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
-                ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
-            };
-            const gateInputs = await readRunInputs(request);
-            const decided = decideWithRuns((extraChecks) => runGate(gateInputs.dataset, gateInputs.policy, { ...gateInputs.options, extraChecks }), earlier, gateInputs.policy.policy.reruns, gateInputs.dataset.inputs.filter((i) => i.kind === "results").map((i) => i.sha256), ctx.sha);
-            const gated = decided.report;
-            const files = gated.provenance.inputs.length;
-            log.info(`Read ${words_plural(gated.provenance.rows_read, "row")} from ${words_plural(files, "file")}.`);
-            // What changed since the last run: the newest verified row of the history, read again.
-            const withSince = await withActionSinceLastRun({
-                report: gated,
-                dataset: gateInputs.dataset,
-                earlier,
-                request,
-                ctx,
-                inputs,
-                octokit,
-                display: displayPath,
-            }, deps);
-            return { ...decided, report: withSince };
-        })
-            .finally(() => bases?.dispose()));
-    }
-    catch (error) {
-        if (error instanceof errors_InputError)
-            await log.group("Reporting the error", () => reportInputError(error, inputs, ctx, octokit, deps));
-        throw error;
-    }
-    // The verdict reaches the summary, the outputs and the report file before any GitHub call.
-    const delivery = await log.group("Verdict", () => deliverVerdict(report, inputs, reportProblem, deps));
-    const { checkRunId, commentId } = await log.group("GitHub", () => publishToGitHub({
-        conclusion: conclusionFor(report.verdict, report.provenance.policy.on_unresolved, report.provenance.policy.expired && report.provenance.policy.on_expired === "neutral"),
-        title: headlineText(report),
-        checkText: () => renderMarkdown(report, { title: inputs.checkName, maxLength: CHECK_RUN_TEXT_MAX }),
+    // Read only, before the verdict: the writes stay in the GitHub phase after it.
+    const earlier = await log.group("Earlier runs", () => earlierRuns(inputs, ctx, octokit, deps));
+    const { report, history } = await log.group("Reading the results", async () => {
+        const request = {
+            ...run.read,
+            appendOnlyBase: bases?.base ?? null,
+            headPolicyText: policy.headText,
+            policyHistory: policy.history,
+            baseline: inputs.baseline,
+            candidate: inputs.candidate,
+            canary: inputs.canary,
+            toolVersion: TOOL_VERSION,
+        };
+        const gateInputs = await readRunInputs(request);
+        const decided = decideWithRuns((extraChecks) => runGate(gateInputs.dataset, gateInputs.policy, { ...gateInputs.options, extraChecks }), earlier, gateInputs.policy.policy.reruns, gateInputs.dataset.inputs.filter((i) => i.kind === "results").map((i) => i.sha256), ctx.sha);
+        const gated = decided.report;
+        const files = gated.provenance.inputs.length;
+        log.info(`Read ${words_plural(gated.provenance.rows_read, "row")} from ${words_plural(files, "file")}.`);
+        // What changed since the last run: the newest verified row of the history, read again.
+        const withSince = await withActionSinceLastRun({
+            report: gated,
+            dataset: gateInputs.dataset,
+            earlier,
+            request,
+            ctx,
+            inputs,
+            octokit,
+            display: makeDisplayPath(ctx.workspace),
+        }, deps);
+        return { ...decided, report: withSince };
+    });
+    const policyOf = report.provenance.policy;
+    return {
+        report,
+        conclusion: conclusionFor(report.verdict, policyOf.on_unresolved, policyOf.expired && policyOf.on_expired === "neutral"),
         comment: () => commentBody(report, inputs.checkName, inputs.commentKey, history?.blockLine),
         ...(history === null ? {} : { externalId: history.externalId }),
         author: history?.author ?? null,
-        commentNoun: "Gate comment",
-    }, inputs, ctx, octokit, delivery, deps));
-    for (const [name, value] of Object.entries(idOutputs(checkRunId, commentId)))
-        deps.setOutput(name, value);
+    };
+}
+/** Evaluate: the candidate against the baseline, one verdict. */
+const evaluateMode = {
+    defaultCheckName: DEFAULT_CHECK_NAME,
+    gateName: "Model gate",
+    commentNoun: "Gate comment",
+    policyHistory: true,
+    readInputs: readInputs,
+    describe: describeRun,
+    // The policy is checked (gatePolicy) in the read itself, before the export: nothing to plan.
+    plan: () => null,
+    decide: decideEvaluate,
+    verdict: (report) => report.verdict,
+    firstReason: (report) => report.reasons[0],
+    logReasons: (report) => report.reasons.slice(0, 10),
+    warnings: (report) => report.warnings,
+    title: headlineText,
+    render: (report, title, maxLength) => renderMarkdown(report, { title, maxLength }),
+    outputs: reportOutputs,
+};
+
+;// CONCATENATED MODULE: ./src/action/rank-inputs.ts
+/**
+ * The action's inputs in rank mode (`models` set; docs/rank.md "In the action"). Every input the
+ * two modes share is read by evaluate's own readInputs (same paths, globs, workspace checks and
+ * messages), given stand-ins for the pair inputs rank mode does not have; the rank inputs are
+ * checked here, and all problems are reported together in one InputError.
+ */
+
+
+
+/** The default check name (and so comment key) in rank mode: not evaluate's, so both gates keep their own. */
+const DEFAULT_RANK_CHECK_NAME = "Model ranking";
+/** The rank mode's switch: a non-empty `models` input. */
+function isRankMode(getInput) {
+    return getInput("models").trim() !== "";
+}
+// Stand-ins for the pair inputs: a NUL cannot come from the runner's environment, so these can
+// neither clash with a real id nor reach a message (they are replaced before anything uses them).
+const STAND_IN_BASELINE = "\u0000rank-mode-baseline";
+const STAND_IN_CANDIDATE = "\u0000rank-mode-candidate";
+/** The evaluate-only inputs, with why each makes no sense in rank mode. */
+const EVALUATE_ONLY = [
+    [
+        "baseline",
+        "is for evaluate (one pair); with models set the action ranks: leave it empty, and name the production config with reference",
+    ],
+    ["canary", "is for evaluate (one pair); rank mode has no production canary: leave it empty"],
+];
+function readRankActionInputs(getInput, env, onPullRequest) {
+    const problems = [];
+    for (const [name, why] of EVALUATE_ONLY)
+        if (getInput(name).trim() !== "")
+            problems.push({ field: name, message: why });
+    const models = splitList(getInput("models"));
+    const seen = new Set();
+    for (const m of models) {
+        if (seen.has(m))
+            problems.push({ field: "models", message: `names ${JSON.stringify(m.slice(0, 200))} twice` });
+        seen.add(m);
+    }
+    if (seen.size < 2)
+        problems.push({
+            field: "models",
+            message: `needs at least 2 different model_config ids, separated by commas or newlines; got ${seen.size}`,
+        });
+    const member = (name) => {
+        const v = getInput(name).trim();
+        if (v === "")
+            return null;
+        if (seen.size >= 2 && !seen.has(v))
+            problems.push({
+                field: name,
+                message: `${JSON.stringify(v.slice(0, 200))} is not among the models: add it to models`,
+            });
+        return v;
+    };
+    const reference = member("reference");
+    const candidate = member("candidate");
+    let shared = null;
+    let sharedError = null;
+    try {
+        shared = readInputs((name) => {
+            if (name === "baseline")
+                return STAND_IN_BASELINE;
+            if (name === "candidate")
+                return STAND_IN_CANDIDATE;
+            if (name === "canary")
+                return "";
+            if (name === "check-name")
+                return getInput(name).trim() || DEFAULT_RANK_CHECK_NAME;
+            return getInput(name);
+        }, env, onPullRequest);
+    }
+    catch (error) {
+        if (!(error instanceof errors_InputError))
+            throw error;
+        sharedError = error;
+    }
+    if (sharedError !== null || problems.length > 0 || shared === null) {
+        const all = [...(sharedError?.problems ?? []), ...problems];
+        const total = (sharedError?.total ?? 0) + problems.length;
+        throw new errors_InputError(`The action's inputs are invalid (${words_plural(total, "problem")}):`, all, total);
+    }
     return {
-        report,
-        checkRunId,
-        commentId,
-        verdictFailure: failOnMessage("Model gate", report.verdict, report.reasons[0], inputs.failOn),
-        undelivered: delivery.reportFile ? [] : ["report file"],
+        ...shared,
+        baseline: "",
+        candidate: candidate ?? "",
+        canary: null,
+        rank: { models, reference, candidate },
     };
 }
 
-;// CONCATENATED MODULE: ./src/action/rank-run.ts
+;// CONCATENATED MODULE: ./src/core/rank/model-labels.ts
 /**
- * The action in rank mode (`models` set; docs/rank.md "In the action"): several configs ranked on
- * one common task set, gated by the policy's `rank.require`. The same phases and promises as
- * evaluate's run (src/action/run.ts, whose pieces it reuses): the policy from the base commit,
- * the verdict in the job summary, the outputs and the report file before any GitHub call, then
- * one check run and one sticky comment under its own key (by default the check name "Model
- * ranking", so an evaluate gate and a rank gate on one pull request keep one comment each).
- * Nothing here fails the step: a user error is thrown, a verdict is returned with what fails it.
+ * Short labels for model ids that stay distinct (docs/rank.md "Output"). Leaderboard ids often
+ * share a long prefix ("20251118_mini-v1.15.0_gemini-3-pro-preview-20251118" and its neighbours),
+ * and a hostile export can hold ids that differ only after 200 characters: cutting every id to its
+ * first N characters makes them one label. Here an id longer than the budget keeps its start, the
+ * stretch where it first differs from the ids closest to it, and its end, with "…" where it is
+ * cut; two ids never get the same label (where a cut would make two equal, those labels grow until
+ * they differ — at worst to the whole id).
+ */
+
+/** The ellipsis that marks a cut (Mermaid's labels use ".."). */
+const CUT = "…";
+/**
+ * Where a part of an id ends: the window on the difference starts after the nearest strong one
+ * ("20251118_mini-v1.15.0_gemini-3-pro" shows "gemini-3-pro"), else after a weak one.
+ */
+const STRONG_SEPARATORS = new Set(["_", "/", ":", "@", " "]);
+const WEAK_SEPARATORS = new Set(["-", "."]);
+/** The last position p in [from, to) with id[p] in `set`; −1 when none. */
+function lastIndexIn(id, set, from, to) {
+    for (let p = to - 1; p >= from; p--)
+        if (set.has(id[p]))
+            return p;
+    return -1;
+}
+/** Longer than any label: model ids are at most 4,096 characters (src/read/limits.ts). */
+const WHOLE_ID_CHARS = 8192;
+/** Length of the common prefix of two code-point arrays. */
+function commonPrefix(x, y) {
+    const n = Math.min(x.length, y.length);
+    let i = 0;
+    while (i < n && x[i] === y[i])
+        i++;
+    return i;
+}
+/** Length of the common suffix of two code-point arrays. */
+function commonSuffix(x, y) {
+    const n = Math.min(x.length, y.length);
+    let i = 0;
+    while (i < n && x[x.length - 1 - i] === y[y.length - 1 - i])
+        i++;
+    return i;
+}
+function compare(x, y) {
+    const n = Math.min(x.length, y.length);
+    for (let i = 0; i < n; i++) {
+        const a = x[i];
+        const b = y[i];
+        if (a !== b)
+            return a < b ? -1 : 1;
+    }
+    return x.length - y.length;
+}
+/**
+ * For each id, the longest prefix (and suffix) it shares with another id: found among its
+ * neighbours in sorted order (of the ids, and of the reversed ids). The prefix's length is where
+ * the id first differs from the id closest to it.
+ */
+function sharedEnds(cps) {
+    const n = cps.length;
+    const late = new Array(n).fill(0);
+    const suffix = new Array(n).fill(0);
+    const longest = (out, order, shared) => {
+        for (let p = 0; p + 1 < n; p++) {
+            const i = order[p];
+            const j = order[p + 1];
+            const l = shared(i, j);
+            out[i] = Math.max(out[i], l);
+            out[j] = Math.max(out[j], l);
+        }
+    };
+    const byStart = cps.map((_, i) => i).sort((i, j) => compare(cps[i] ?? [], cps[j] ?? []));
+    longest(late, byStart, (i, j) => commonPrefix(cps[i] ?? [], cps[j] ?? []));
+    const reversed = cps.map((c) => [...c].reverse());
+    const byEnd = cps.map((_, i) => i).sort((i, j) => compare(reversed[i] ?? [], reversed[j] ?? []));
+    longest(suffix, byEnd, (i, j) => commonSuffix(cps[i] ?? [], cps[j] ?? []));
+    return { late, suffix };
+}
+/**
+ * Where the part of the id holding position `at` starts (after a separator), looking back at most
+ * `reach` characters; −1 when there is no separator that near.
+ */
+function partStart(id, at, reach) {
+    const from = Math.max(0, at - reach);
+    for (const separators of [STRONG_SEPARATORS, WEAK_SEPARATORS]) {
+        const p = lastIndexIn(id, separators, from, at);
+        if (p >= 0)
+            return p + 1;
+    }
+    return -1;
+}
+/**
+ * One id cut to about `budget` code points: whole when it fits; else its start and end with the
+ * first difference (`at`: the first position where it differs from its closest id) kept in view,
+ * from the start of the part that holds it.
+ */
+function cut(id, budget, at, mark) {
+    const b = Math.max(4, budget);
+    if (id.length <= b)
+        return id.join("");
+    const keep = b - 1;
+    const tail = Math.max(1, Math.floor(keep / 4));
+    const head = keep - tail;
+    // The difference is within the start (or there is none): start … end.
+    if (at < head || at >= id.length)
+        return [...id.slice(0, head), mark, ...id.slice(id.length - tail)].join("");
+    // The rest of the id from the differing part fits: start … that part to the end.
+    const part = partStart(id, at, keep - 2);
+    if (part >= 0 && id.length - part <= keep - 1)
+        return [...id.slice(0, keep - (id.length - part)), mark, ...id.slice(part)].join("");
+    // Start … the stretch from the differing part on … end.
+    const keep2 = b - 2;
+    const start = Math.max(1, Math.floor(keep2 / 4));
+    const end = Math.max(1, Math.floor(keep2 / 6));
+    const middle = keep2 - start - end;
+    const near = partStart(id, at, middle - 1);
+    const from = Math.max(start, near >= 0 ? near : at - Math.floor(middle / 4));
+    const to = Math.min(id.length - end, from + middle);
+    return [...id.slice(0, start), mark, ...id.slice(from, to), mark, ...id.slice(id.length - end)].join("");
+}
+/**
+ * Labels for `ids` (distinct strings), each at most about `maxChars` code points where that keeps
+ * the labels distinct, aligned with `ids`. Equal ids get equal labels.
+ */
+function distinctLabels(ids, maxChars, mark = CUT) {
+    const cps = ids.map((id) => Array.from(typeof id === "string" ? id : String(id)));
+    const { late, suffix } = sharedEnds(cps);
+    // The window shows where the id first differs from the id closest to it.
+    const at = late;
+    const budget = cps.map(() => maxChars);
+    const labels = cps.map((c, i) => cut(c, maxChars, at[i], mark));
+    // Each round at least doubles a colliding label's budget, and a budget of the id's length is
+    // the id itself, so this ends.
+    for (;;) {
+        const owners = new Map();
+        labels.forEach((l, i) => {
+            const set = owners.get(l) ?? new Set();
+            set.add(ids[i]);
+            owners.set(l, set);
+        });
+        let grew = false;
+        labels.forEach((l, i) => {
+            if ((owners.get(l)?.size ?? 0) < 2)
+                return;
+            const c = cps[i] ?? [];
+            if (l === c.join(""))
+                return;
+            if (at[i] !== late[i])
+                at[i] = late[i];
+            else
+                budget[i] = Math.min(c.length, Math.max(2 * budget[i], maxChars + suffix[i]));
+            labels[i] = cut(c, budget[i], at[i], mark);
+            grew = true;
+        });
+        if (!grew)
+            return labels;
+    }
+}
+/** distinctLabels as a lookup by id. */
+function labelMap(ids, maxChars) {
+    const labels = distinctLabels(ids, maxChars);
+    return new Map(ids.map((id, i) => [id, labels[i]]));
+}
+/** Each id JSON-quoted (quote.ts's escapes) as its distinct label of about `maxChars`: for messages. */
+function quotedModels(ids, maxChars = 60) {
+    const labels = labelMap(ids, maxChars);
+    return (id) => quoteUpTo(labels.get(id) ?? id, WHOLE_ID_CHARS);
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-gate.ts
+/**
+ * The rank gate (docs/rank.md "Gating"): what the policy's `rank.require` asks of the candidate,
+ * decided from the ranking alone (the Holm-adjusted pairs and the models that could be first).
+ * Accept when the evidence shows the requirement holds, reject when it orders the candidate out,
+ * unresolved otherwise; like evaluate, a tie is never read as a pass.
+ */
+
+
+
+
+/**
+ * The gate's inputs are consistent, checked before anything is computed (and by the shells before the export is read): a candidate
+ * when the requirement is about one, among the ranked models; a reference for above_reference,
+ * other than the candidate. `models` null: every model of the export (not known yet).
+ */
+function checkRankGate(require, candidate, reference, models) {
+    if (candidate === null) {
+        if (require !== "top_resolved")
+            throw new errors_InputError(`The policy's rank.require is ${require}: name the candidate (the action's candidate input, the CLI's --candidate).`);
+        return;
+    }
+    if (models !== null && !models.includes(candidate))
+        throw new errors_InputError(`The candidate ${quote(candidate)} is not among the ranked models (${models.map(quote).join(", ")}): add it to the models.`);
+    if (require === "above_reference") {
+        if (reference === null)
+            throw new errors_InputError("The policy's rank.require is above_reference: name the reference (the policy's rank.reference, the action's reference input, the CLI's --reference).");
+        if (reference === candidate)
+            throw new errors_InputError(`The candidate and the reference are the same model (${quote(candidate)}): above_reference compares two models.`);
+    }
+}
+/** The models the pairs order above `model`, in the report's leaderboard order. */
+function orderedAbove(report, model) {
+    const above = new Set();
+    for (const p of report.pairs) {
+        if (p.a === model && p.relation === "b_better")
+            above.add(p.b);
+        if (p.b === model && p.relation === "a_better")
+            above.add(p.a);
+    }
+    return report.models.map((m) => m.model).filter((m) => above.has(m));
+}
+/** The models the pairs order below `model`, in the report's leaderboard order. */
+function orderedBelow(report, model) {
+    const below = new Set();
+    for (const p of report.pairs) {
+        if (p.a === model && p.relation === "a_better")
+            below.add(p.b);
+        if (p.b === model && p.relation === "b_better")
+            below.add(p.a);
+    }
+    return report.models.map((m) => m.model).filter((m) => below.has(m));
+}
+function listed(models, q) {
+    const shown = models.slice(0, 5).map(q).join(", ");
+    return models.length > 5 ? `${shown}, …` : shown;
+}
+/** The gate's verdict on a ranking. Pure; checkRankGate has accepted its inputs. */
+function rankGate(report, require, candidate) {
+    const out = (verdict, reason) => ({
+        require,
+        candidate,
+        verdict,
+        reasons: [reason],
+    });
+    const first = report.could_be_first;
+    const q = quotedModels(report.models.map((m) => m.model));
+    if (require === "top_resolved") {
+        return report.top_resolved && report.top !== null
+            ? out("accept", `The top is resolved: ${q(report.top)} is ordered above every other model.`)
+            : out("unresolved", `The top is unresolved: ${words_plural(first.length, "model", "models")} could be first (${listed(first, q)}): no model is ordered above ${first.length === 1 ? "it" : "them"}, and none is ordered above every other.`);
+    }
+    const c = candidate ?? "";
+    const model = report.models.find((m) => m.model === c);
+    if (model === undefined)
+        throw new errors_InputError(`The candidate ${quote(c)} is not among the ranked models.`);
+    if (require === "top_group")
+        return topGroupGate(report, c, out, q);
+    const reference = report.reference ?? "";
+    const pair = report.pairs.find((p) => (p.a === c && p.b === reference) || (p.a === reference && p.b === c));
+    if (pair === undefined)
+        throw new errors_InputError(`The reference ${quote(reference)} is not among the ranked models.`);
+    const candidateAbove = pair.relation === "unresolved" ? null : (pair.relation === "a_better") === (pair.a === c);
+    if (candidateAbove === true)
+        return out("accept", `${q(c)} is ordered above the reference ${q(reference)}.`);
+    if (candidateAbove === false)
+        return out("reject", `The reference ${q(reference)} is ordered above ${q(c)}.`);
+    const why = pair.unresolved_by === "validity"
+        ? "the open validity labels alone can decide their order"
+        : "run variance keeps them apart by less than the adjusted confidence bounds";
+    return out("unresolved", `${q(c)} and the reference ${q(reference)} are not ordered: ${why}.`);
+}
+/**
+ * top_group: the candidate is in the top group — the models that could be first (no model is
+ * ordered above them) — and the evidence separates it from the rest: it is ordered above every
+ * model that could not be first. Reject when a model is ordered above it; unresolved otherwise.
+ */
+function topGroupGate(report, c, out, q) {
+    const above = orderedAbove(report, c);
+    if (above.length > 0)
+        return out("reject", `${q(c)} could not be first: ${words_plural(above.length, "model is", "models are")} ordered above it (${listed(above, q)}).`);
+    const first = new Set(report.could_be_first);
+    const rest = report.models.map((m) => m.model).filter((m) => !first.has(m));
+    if (rest.length === 0)
+        return out("unresolved", `${q(c)} could be first, but so could every one of the ${report.models.length} models: the evidence separates no top group from the rest.`);
+    const below = new Set(orderedBelow(report, c));
+    const notBelow = rest.filter((m) => !below.has(m));
+    if (notBelow.length === 0)
+        return out("accept", `${q(c)} is in the top group: it could be first (no model is ordered above it), and it is ordered above every model that could not (${words_plural(rest.length, "model", "models")}).`);
+    return out("unresolved", `${q(c)} could be first (no model is ordered above it), but it is not ordered above ${words_plural(notBelow.length, "model", "models")} that could not (${listed(notBelow, q)}).`);
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/plan-rank.ts
+/**
+ * What a ranking will be asked, settled from the policy's text and the shell's request before the
+ * export is read (a long read would end in the same error): the reference (the request's, else
+ * the policy's `rank.reference`), the gate's requirement and candidate, checked against each
+ * other and against the models named. The CLI (`model-gate rank`) and the action's rank mode
+ * both plan here, so the policy's `rank` section is read in one place.
+ */
+
+
+
+
+/**
+ * The plan for `request` under the policy text at `policyPath`. Throws an InputError for a policy
+ * that does not parse (naming its file and line) and for a plan the ranking could not carry out.
+ */
+function planRank(policyText, policyPath, request) {
+    const rank = parsePolicy(policyText, policyPath).rank;
+    const fromPolicy = rank?.reference ?? null;
+    const models = request.models;
+    if (request.reference === null && fromPolicy !== null && models !== null && !models.includes(fromPolicy))
+        throw new errors_InputError(`The policy's rank.reference ${quote(fromPolicy)} is not among ${request.names.models} (${models.map(quote).join(", ")}): add it there, or set ${request.names.reference}.`);
+    const reference = request.reference ?? fromPolicy;
+    const require = rank?.require ?? "top_resolved";
+    checkRankGate(require, request.candidate, reference, models);
+    return { reference, candidate: request.candidate, require };
+}
+
+;// CONCATENATED MODULE: ./src/core/task-table-view.ts
+class TableView {
+    tables;
+    which;
+    index;
+    constructor(tables, which, index) {
+        this.tables = tables;
+        this.which = which;
+        this.index = index;
+    }
+    get length() {
+        return this.index.length;
+    }
+    table(i) {
+        const t = this.tables[this.which === null ? 0 : this.which[i]];
+        if (t === undefined || i < 0 || i >= this.index.length) {
+            throw new Error(`TaskTable view: no task ${i} (of ${this.index.length})`);
+        }
+        return t;
+    }
+    at(i) {
+        return this.index[i];
+    }
+    datasetRevision(i) {
+        return this.table(i).datasetRevision(this.at(i));
+    }
+    taskId(i) {
+        return this.table(i).taskId(this.at(i));
+    }
+    validity(i) {
+        return this.table(i).validity(this.at(i));
+    }
+    reviewRevision(i) {
+        return this.table(i).reviewRevision(this.at(i));
+    }
+    cluster(i) {
+        return this.table(i).cluster(this.at(i));
+    }
+    benchmark(i) {
+        return this.table(i).benchmark(this.at(i));
+    }
+    baseline(i) {
+        return this.table(i).baseline(this.at(i));
+    }
+    candidate(i) {
+        return this.table(i).candidate(this.at(i));
+    }
+    evidence(i) {
+        return this.table(i).evidence(this.at(i));
+    }
+    labelCount(i) {
+        return this.table(i).labelCount(this.at(i));
+    }
+    lastLabelRevision(i) {
+        return this.table(i).lastLabelRevision(this.at(i));
+    }
+    eventRevision(i, k) {
+        return this.table(i).eventRevision(this.at(i), k);
+    }
+    eventValidity(i, k) {
+        return this.table(i).eventValidity(this.at(i), k);
+    }
+    eventFile(i, k) {
+        return this.table(i).eventFile(this.at(i), k);
+    }
+    eventLine(i, k) {
+        return this.table(i).eventLine(this.at(i), k);
+    }
+    history(i) {
+        return this.table(i).history(this.at(i));
+    }
+    record(i) {
+        return this.table(i).record(this.at(i));
+    }
+}
+/** Task i of the view is task index[i] of tables[which[i]] (which null: every task from tables[0]). */
+function tableView(tables, which, index) {
+    if (which !== null && which.length !== index.length)
+        throw new Error("tableView: which and index differ in length");
+    return new TableView(tables, which, index);
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/common-set.ts
+/**
+ * The rank's one common set (docs/rank.md "One common set"): the tasks every ranked model has a
+ * score on (K* ≥ 1, as evaluate's C) that are not broken, and for each model how many tasks its
+ * absence would add back. Every pair of the ranking is computed on this set, so all pairs share
+ * its valid tasks V and open tasks U, and a pair's margin is the difference of the two scores.
  */
 
 
@@ -82703,6 +81017,1521 @@ async function runAction(deps) {
 
 
 
+/** How many models the "too few common valid tasks" error names. */
+const MODELS_NAMED = 3;
+function commonSet(data, policy) {
+    const k = data.models.length;
+    const tasks = data.tasks;
+    const n = tasks.length;
+    const infra = policy.infra_errors;
+    const common = [];
+    const addsBack = new Uint32Array(k);
+    const addsBackValid = new Uint32Array(k);
+    let broken = 0;
+    let universe = 0;
+    let labelledValid = 0;
+    for (let i = 0; i < n; i++) {
+        const label = validityCode(tasks.validity(i));
+        if (label === BROKEN_CODE) {
+            broken++;
+            continue;
+        }
+        universe++;
+        if (label === VALID_CODE)
+            labelledValid++;
+        let without = 0;
+        let absent = -1;
+        for (let m = 0; m < k; m++) {
+            if (effectiveAttempts(data.counts[m]?.[i], infra) === 0) {
+                without++;
+                absent = m;
+                if (without > 1)
+                    break;
+            }
+        }
+        if (without === 0)
+            common.push(i);
+        else if (without === 1) {
+            addsBack[absent] = addsBack[absent] + 1;
+            if (label === VALID_CODE)
+                addsBackValid[absent] = addsBackValid[absent] + 1;
+        }
+    }
+    const size = common.length;
+    const validity = new Uint8Array(size);
+    const cluster = new Int32Array(size);
+    const numbers = new Map();
+    let valid = 0;
+    let disputed = 0;
+    for (let j = 0; j < size; j++) {
+        const i = common[j];
+        const code = validityCode(tasks.validity(i));
+        validity[j] = code;
+        if (code === VALID_CODE)
+            valid++;
+        else if (code === DISPUTED_CODE)
+            disputed++;
+        const c = tasks.cluster(i);
+        if (c === undefined)
+            cluster[j] = -1;
+        else {
+            let id = numbers.get(c);
+            if (id === undefined) {
+                id = numbers.size;
+                numbers.set(c, id);
+            }
+            cluster[j] = id;
+        }
+    }
+    const threshold = policy.accept_if.common_valid_tasks;
+    if (!satisfies(valid, threshold) && labelledValid === 0) {
+        throw new errors_InputError(`No task is labelled valid: of the ${words_plural(universe, "non-broken task")} the ${k} ranked models ran, none has the label valid ` +
+            `(a ranking counts only valid tasks; the policy's common_valid_tasks asks for ${threshold.text}). ` +
+            "Add labels: a reviews file with --reviews (model-gate import reviews-csv for your own review sheet), " +
+            "or, for SWE-bench Verified, model-gate import verified-annotations with the results' --dataset-revision " +
+            "or the same --tasks list the results were imported with, so that its labels apply to these tasks (docs/importers.md).");
+    }
+    if (!satisfies(valid, threshold)) {
+        const shrink = data.models
+            .map((model, m) => ({ model, valid: addsBackValid[m], all: addsBack[m] }))
+            .filter((x) => x.all > 0)
+            .sort((x, y) => y.valid - x.valid || y.all - x.all || compareCodeUnits(x.model, y.model))
+            .slice(0, MODELS_NAMED);
+        const named = shrink.length === 0
+            ? "No single model's absence would add a task back: the models share few tasks, or most are broken or open."
+            : `The models that shrink it most: ${shrink
+                .map((x) => `${quote(x.model)} (without it, ${words_plural(x.valid, "more valid task")}, ${x.all} in all)`)
+                .join(", ")}.`;
+        throw new errors_InputError(`The ${k} ranked models have ${words_plural(valid, "common valid task")} (tasks every one of them ` +
+            `has a score on, labelled valid); the policy's common_valid_tasks asks for ${threshold.text}. ${named} ` +
+            `Leave a model out with --models, or run the missing tasks.`);
+    }
+    const counts = data.models.map((_, m) => {
+        const own = data.counts[m] ?? [];
+        return common.map((i) => own[i]);
+    });
+    return {
+        tasks: Uint32Array.from(common),
+        validity,
+        cluster,
+        clusterCount: numbers.size,
+        counts,
+        validTasks: valid,
+        disputedTasks: disputed,
+        unreviewedTasks: size - valid - disputed,
+        brokenTasks: broken,
+        universeTasks: universe,
+        addsBack,
+        addsBackValid,
+    };
+}
+/**
+ * The columns of pair (a, b) on the common set: d = m_a − m_b. The candidate's array is a fresh
+ * copy so that analyseMargin's per-columns cache (keyed by the count arrays) lives only as long as
+ * this pair's columns do: a ranking of 100 models has 4,950 pairs.
+ */
+function pairColumns(set, a, b) {
+    const candidate = set.counts[a];
+    const baseline = set.counts[b];
+    if (candidate === undefined || baseline === undefined)
+        throw new Error(`pairColumns: no model ${a} or ${b}`);
+    return {
+        validity: set.validity,
+        cluster: set.cluster,
+        clusterCount: set.clusterCount,
+        candidate: candidate.slice(),
+        baseline,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/holm.ts
+/**
+ * Holm's step-down over the 2m directional claims of a ranking (docs/rank.md "Multiplicity"). Each
+ * of the m pairs carries two claims, "a above b" (LCB > 0) and "b above a" (UCB < 0). Holm's
+ * procedure over all 2m claims tests, after r claims are made, every claim not yet made at
+ * α/(2m − r). Its family-wise error is at most α for any true margins — a tied pair (Δ = 0) has
+ * both claims wrong, an untied pair one — with no assumption on how the pairs depend on each
+ * other, because each claim's bound alone holds with probability 1 − its level (Holm 1979).
+ * The reverse claim of an ordered pair stays in the count: LCB ≤ Δ_L ≤ Δ_H ≤ UCB, so it can never
+ * be made, but it is one of the claims the bound is over.
+ *
+ * The batch form below orders, in each round, every pair that clears the current level, then
+ * raises the level and goes again until a round orders nothing: since the level only grows as r
+ * grows, a claim made by the sequential procedure (one claim at a time, smallest p-value first) is
+ * made here and no other, and this needs no p-value. The level schedule is a parameter only so
+ * that scripts/simulate-rank.mjs can run other schedules on the same data; the gate uses
+ * DIRECTIONAL_HOLM.
+ */
+
+/**
+ * The family's guarantee in one sentence, as every format states it (the report JSON's
+ * adjustment.guarantee, the Markdown, text and HTML summaries).
+ */
+function familyGuarantee(alpha, m) {
+    return (`The chance that any ordering claim here is wrong — ties included, and whichever way the open labels resolve — is at most α = ${format_number_formatPercent(alpha)}: ` +
+        `Holm's step-down over the ${2 * m} directional claims (two a pair), each one-sided at α/(2m − r) after r orderings.`);
+}
+/** Holm over the 2m directional claims: α/(2m − r). */
+const DIRECTIONAL_HOLM = (alpha, m, r) => alpha / (2 * m - r);
+function isOrdered(b) {
+    return (b.lcb !== null && b.lcb > 0) || (b.ucb !== null && b.ucb < 0);
+}
+/**
+ * `boundsAt(p, level)`: pair p's LCB/UCB at one-sided level `level`. `neverOrdered(p, b)` may say
+ * that a pair cannot be ordered at any level (its validity band holds 0, so LCB ≤ Δ_L ≤ 0 ≤ Δ_H ≤
+ * UCB whatever the quantile): such a pair is not recomputed in later rounds, only once at the
+ * last level, so that every unresolved pair reports its bounds at the level it was last tested at.
+ */
+function holmStepDown(m, alpha, boundsAt, neverOrdered = () => false, schedule = DIRECTIONAL_HOLM) {
+    const bounds = new Array(m);
+    const level = new Float64Array(m);
+    const round = new Uint32Array(m);
+    const ordered = new Uint8Array(m);
+    const stuck = new Uint8Array(m);
+    let r = 0;
+    let rounds = 0;
+    let current = schedule(alpha, m, 0);
+    while (r < m) {
+        rounds++;
+        current = schedule(alpha, m, r);
+        let newly = 0;
+        for (let p = 0; p < m; p++) {
+            if (ordered[p] === 1 || stuck[p] === 1)
+                continue;
+            const b = boundsAt(p, current);
+            bounds[p] = b;
+            level[p] = current;
+            round[p] = rounds;
+            if (isOrdered(b)) {
+                ordered[p] = 1;
+                newly++;
+            }
+            else if (neverOrdered(p, b))
+                stuck[p] = 1;
+        }
+        if (newly === 0)
+            break;
+        r += newly;
+    }
+    // The pairs set aside: their bounds at the last level tested.
+    for (let p = 0; p < m; p++) {
+        if (stuck[p] !== 1 || level[p] === current)
+            continue;
+        bounds[p] = boundsAt(p, current);
+        level[p] = current;
+        round[p] = rounds;
+    }
+    return { bounds, level, round, ordered, rounds, orderedPairs: r, finalLevel: current };
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-as-of-review.ts
+/**
+ * `rank --as-of-review N` (docs/rank.md "As of a review revision"): the ranked models' tasks as
+ * they stood at review revision N, by evaluate's own view (src/core/history/as-of-review.ts):
+ * only labels with review_revision ≤ N count, a task without one by then is unreviewed, attempts
+ * are untouched, and two labels at a task's effective revision are an InputError naming both.
+ */
+
+function modelsAsOfReview(data, n) {
+    // The view reads only the tasks and the review revisions; the pair's summaries fill the shape.
+    const asDataset = {
+        tasks: data.tasks,
+        baseline: data.summaries[0],
+        candidate: data.summaries[1],
+        modelsPresent: data.modelsPresent,
+        inputs: data.inputs,
+        rowsRead: data.rowsRead,
+        reviewRevisions: data.reviewRevisions,
+    };
+    const view = datasetAsOfReview(asDataset, n);
+    if (view === asDataset)
+        return data;
+    return { ...data, tasks: view.tasks, reviewRevisions: view.reviewRevisions };
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-order.ts
+/**
+ * Rank intervals and groups from the pairs' relation (docs/rank.md "Rank intervals and groups").
+ * `above[i * K + j]` is 1 when model i is ordered above model j. `order` is the models in score
+ * order (best first). A model's rank lies in [1 + #models above it, K − #models below it]. A cut
+ * falls between positions p and p + 1 of the score order exactly when every model in the top p is
+ * ordered above every model after it; the blocks between cuts are the groups (separated from each
+ * other; pairs inside a group may be ordered too, so a group is not a tie).
+ */
+function rankOrder(k, above, order) {
+    const rankLow = new Uint32Array(k);
+    const rankHigh = new Uint32Array(k);
+    for (let i = 0; i < k; i++) {
+        let over = 0;
+        let under = 0;
+        for (let j = 0; j < k; j++) {
+            if (above[j * k + i] === 1)
+                over++;
+            if (above[i * k + j] === 1)
+                under++;
+        }
+        rankLow[i] = 1 + over;
+        rankHigh[i] = k - under;
+    }
+    // below[p]: how many (top-p model, later model) pairs are ordered, counted incrementally: the cut
+    // after p holds when it equals p · (k − p).
+    const group = new Uint32Array(k);
+    const groups = [];
+    let block = [];
+    let orderedAcross = 0;
+    for (let p = 0; p < k; p++) {
+        const i = order[p];
+        // Moving model i from below the cut to above it: its pairs with the top lose, with the rest gain.
+        for (let q = 0; q < p; q++)
+            orderedAcross -= above[order[q] * k + i];
+        for (let q = p + 1; q < k; q++)
+            orderedAcross += above[i * k + order[q]];
+        block.push(i);
+        const top = p + 1;
+        if (top === k || orderedAcross === top * (k - top)) {
+            for (const j of block)
+                group[j] = groups.length + 1;
+            groups.push(block);
+            block = [];
+        }
+    }
+    return { rankLow, rankHigh, group, groups };
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-pairs.ts
+
+
+
+/** The validity band holds 0 (touching counts): no level can order the pair (LCB ≤ Δ_L ≤ 0 ≤ Δ_H ≤ UCB). */
+function bandHoldsZero(lower, upper) {
+    return lower === null || upper === null || (lower <= 0 && upper >= 0);
+}
+/**
+ * Why an unordered pair is unordered: `validity` when the open labels can move its margin and 0 is
+ * within the band they span (Δ_L ≤ 0 ≤ Δ_H, Δ_L < Δ_H: reviews could decide it); else
+ * `run_variance` — the band excludes 0 but run variance does not, or the band is the single point
+ * 0 (an exact score tie no review can move: only more tasks or attempts could order it).
+ */
+function unresolvedBy(lower, upper) {
+    if (lower === null || upper === null)
+        return "validity";
+    return lower <= 0 && upper >= 0 && lower < upper ? "validity" : "run_variance";
+}
+/** The pairs (a, b), a before b in the models' order, as indices. */
+function pairIndices(k) {
+    const out = [];
+    for (let a = 0; a < k; a++)
+        for (let b = a + 1; b < k; b++)
+            out.push([a, b]);
+    return out;
+}
+/** Index of the pair {i, j} in pairIndices(k) order. */
+function pairIndex(k, i, j) {
+    const [a, b] = i < j ? [i, j] : [j, i];
+    return a * k - (a * (a + 1)) / 2 + (b - a - 1);
+}
+/**
+ * analyseMargin for pair (a, b) of the common set, d = m_a − m_b, and the Dataset view it reads
+ * (what influentialTasks reads too: records by index).
+ */
+function pairAnalyser(data, set, tasks, infra) {
+    const pairDataset = (a, b) => ({
+        tasks,
+        baseline: data.summaries[b],
+        candidate: data.summaries[a],
+        modelsPresent: data.modelsPresent,
+        inputs: data.inputs,
+        rowsRead: data.rowsRead,
+        reviewRevisions: data.reviewRevisions,
+    });
+    return {
+        pairDataset,
+        analyse: (a, b, margin) => analyseMargin(pairDataset(a, b), { infra, margin }, pairColumns(set, a, b)),
+    };
+}
+/** Holm's step-down over every pair of k models, each pair analysed with `margin` at its level. */
+function orderPairs(k, analyse, margin, schedule = DIRECTIONAL_HOLM) {
+    const pairs = pairIndices(k);
+    const holm = holmStepDown(pairs.length, 1 - margin.confidence, (p, level) => {
+        const [a, b] = pairs[p];
+        const x = analyse(a, b, { ...margin, confidence: 1 - level });
+        return {
+            lcb: x.lcb,
+            ucb: x.ucb,
+            margin: x.margin,
+            marginLower: x.marginLower,
+            marginUpper: x.marginUpper,
+            se: x.seValid,
+            nu: x.nuValid,
+            lcbKind: x.lcbKind,
+            ucbKind: x.ucbKind,
+            tasksWithoutCluster: x.tasksWithoutCluster,
+        };
+    }, (_, x) => bandHoldsZero(x.marginLower, x.marginUpper) || x.lcb === null || x.ucb === null, schedule);
+    const above = new Uint8Array(k * k);
+    pairs.forEach(([a, b], p) => {
+        if (holm.ordered[p] !== 1)
+            return;
+        const x = holm.bounds[p];
+        if (x.lcb !== null && x.lcb > 0)
+            above[a * k + b] = 1;
+        else
+            above[b * k + a] = 1;
+    });
+    return { pairs, holm, above };
+}
+/**
+ * The models in score order (best first): by the pairs' margins, whose sign is exact (a margin of
+ * exactly 0 is a tie, whatever the floating-point scores), then by model id (code units).
+ */
+function scoreOrder(models, bounds) {
+    const k = models.length;
+    return Array.from({ length: k }, (_, i) => i).sort((i, j) => {
+        const x = bounds[pairIndex(k, i, j)];
+        const margin = x?.margin ?? null;
+        if (margin !== null && margin !== 0) {
+            // margin = score_min(i,j) − score_max(i,j): positive puts the first-given model first.
+            const firstAbove = margin > 0;
+            return i < j === firstAbove ? -1 : 1;
+        }
+        const a = models[i];
+        const b = models[j];
+        return a < b ? -1 : a > b ? 1 : 0;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-scores.ts
+
+
+
+
+/** Each model's valid-only score on the common set and its validity interval (the policy's kind). */
+function modelScores(set, policy, k) {
+    const out = [];
+    const n = set.validity.length;
+    const q = quantileFunction(policy.margin);
+    for (let i = 0; i < k; i++) {
+        const counts = set.counts[i] ?? [];
+        let validSum = 0;
+        let validCount = 0;
+        const valid = new Float64Array(n);
+        const validCluster = new Int32Array(n);
+        const open = new Float64Array(n);
+        let openCount = 0;
+        for (let j = 0; j < n; j++) {
+            const c = counts[j];
+            if (c === undefined)
+                continue;
+            const kStar = c.pass + c.fail + (policy.infra_errors === "count_as_fail" ? c.infra_error : 0);
+            const score = c.pass / kStar;
+            if (set.validity[j] === VALID_CODE) {
+                validSum += score;
+                valid[validCount] = score;
+                validCluster[validCount] = set.cluster[j];
+                validCount++;
+            }
+            else
+                open[openCount++] = score;
+        }
+        const f = scoreFigures(validSum, validCount, open.subarray(0, openCount));
+        const interval = policy.margin.validity_bound === "exact" ? f.interval_exact : f.interval_pessimistic;
+        const se = scoreStandardError(valid.subarray(0, validCount), validCluster.subarray(0, validCount), set.clusterCount, policy);
+        const spread = se === null ? null : q(se.nu) * se.se;
+        out.push({
+            score: f.valid_only_score,
+            interval,
+            band: interval === null || spread === null || !Number.isFinite(spread)
+                ? null
+                : [Math.max(0, interval[0] - spread), Math.min(1, interval[1] + spread)],
+        });
+    }
+    return out;
+}
+/**
+ * The SE of one model's mean score over the valid common tasks, as the policy takes a pair's
+ * (paired: the plain SE of a mean, ν = n − 1; clustered: CR2/CR1 with its ν); null when
+ * undefined (fewer than 2 tasks or clusters, or a valid task without a cluster when clustered).
+ */
+function scoreStandardError(values, clusterOf, clusterCount, policy) {
+    if (policy.margin.standard_error === "paired") {
+        const se = pairedStandardError(values);
+        return se === null ? null : { se, nu: values.length - 1 };
+    }
+    if (clusterOf.some((c) => c < 0))
+        return null;
+    const x = clusteredStandardError(values, clusterOf, clusterCount, policy.margin.cluster_correction);
+    return x.se === null || x.nu === null ? null : { se: x.se, nu: x.nu };
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-warnings.ts
+
+
+
+
+
+
+/** How many orderings the clustered-SE warning names before it counts the rest. */
+const ORDERINGS_NAMED = 5;
+function named(ids, max) {
+    const shown = ids.slice(0, max).join(", ");
+    return ids.length > max ? `${shown} and ${ids.length - max} more` : shown;
+}
+/**
+ * With a paired policy and every common task in a cluster (at least 2 clusters): the ranking again
+ * under the clustered SE (CR2), and a warning when some ordering made under the paired SE would
+ * not be made under it — naming those orderings and, when it changes, the "could be first" set.
+ * null when the check does not apply or every ordering holds (an ordering CR2 adds changes no
+ * conclusion the report draws).
+ */
+function clusteredCheck(models, set, margin, analyse, paired, order) {
+    if (margin.standard_error !== "paired" || set.clusterCount < 2 || set.cluster.some((c) => c < 0))
+        return null;
+    const k = models.length;
+    const q = quotedModels(models);
+    const clustered = orderPairs(k, analyse, {
+        ...margin,
+        standard_error: "clustered",
+        cluster_correction: "cr2",
+    });
+    const lost = [];
+    for (const [hi, lo] of order.flatMap((i) => order.map((j) => [i, j]))) {
+        if (paired.above[hi * k + lo] === 1 && clustered.above[hi * k + lo] !== 1)
+            lost.push(`${q(models[hi])} above ${q(models[lo])}`);
+    }
+    if (lost.length === 0)
+        return null;
+    const first = (above) => {
+        const r = rankOrder(k, above, order);
+        return order.filter((i) => r.rankLow[i] === 1).map((i) => q(models[i]));
+    };
+    const before = first(paired.above);
+    const after = first(clustered.above);
+    const ordered = paired.holm.orderedPairs;
+    const cbf = after.length === before.length
+        ? ""
+        : `, and ${after.length} models could be first (${named(after, ORDERINGS_NAMED)}) instead of ${before.length} (${named(before, ORDERINGS_NAMED)})`;
+    return (`The tasks cluster (${set.clusterCount} clusters by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
+        `${lost.length} of the ${words_plural(ordered, "ordering")} would not hold (${named(lost, ORDERINGS_NAMED)})${cbf}; ` +
+        "consider standard_error: clustered.");
+}
+/**
+ * The gate over a rewritten history: unresolved whatever the requirement, as a failed evidence
+ * check leaves evaluate unresolved (docs/history.md): neither accept nor reject is carried.
+ */
+function rewrittenGate(require, candidate) {
+    return {
+        require,
+        candidate,
+        verdict: "unresolved",
+        reasons: [
+            "History rewritten: rows of the previous results or reviews were removed or changed, so the ranking decides nothing (provenance.append_only lists them).",
+        ],
+    };
+}
+function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, clustered) {
+    const policy = gate.policy;
+    const out = [...gate.warnings];
+    if (appendOnly !== null && appendOnly.rows_changed_or_removed > 0) {
+        const n = appendOnly.rows_changed_or_removed;
+        out.push(`History rewritten: ${words_plural(n, "row")} of the previous results or reviews ${n === 1 ? "was" : "were"} removed or changed (provenance.append_only lists them); the top is not taken as resolved.`);
+    }
+    if (asOfReview !== null) {
+        out.push(`Ranked as of review revision ${asOfReview}: labels of later review revisions are left out (--as-of-review).`);
+    }
+    if (gate.expired) {
+        out.push(`Policy expired on ${policy.revisit}; owner ${policy.owner} must re-examine the thresholds.`);
+    }
+    if (policy.infra_errors === "count_as_fail") {
+        out.push("Infra errors are counted as fails (infra_errors: count_as_fail): they lower the task scores.");
+    }
+    const harness = [...new Set(data.summaries.flatMap((s) => s.harnessRevisions))].sort(compareCodeUnits);
+    const placeholders = harness.filter(isPlaceholderRevision);
+    if (placeholders.length > 0) {
+        out.push(`Placeholder harness revisions (${placeholders.map(quote).join(", ")}): the report cannot say which harness produced these results.`);
+    }
+    if (policy.require_same_harness && harness.length > 1) {
+        out.push(`The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`);
+    }
+    if (clustered !== null)
+        out.push(clustered);
+    if (withoutCluster) {
+        out.push("standard_error is clustered but some common tasks have no cluster: the standard errors are left undefined rather than guessed, so no pair can be ordered.");
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/review-first.ts
+/**
+ * The open tasks to review first (docs/rank.md "The seed's question, answered"): for each adjacent
+ * pair of the leaderboard that the open labels alone keep unordered, the open tasks that move its
+ * margin most and how many reviews could settle it.
+ */
+
+
+/**
+ * For each adjacent pair of the leaderboard (`order`, best first) unresolved by validity: the
+ * open tasks that move its margin most and the reviews that could settle it (pair(hi, lo) is the
+ * reported pair of those two models, either way round).
+ */
+function reviewFirstOf(models, order, policy, pair, pairs) {
+    const out = [];
+    for (let p = 0; p + 1 < order.length; p++) {
+        const hi = order[p];
+        const lo = order[p + 1];
+        if (pair(hi, lo)?.unresolved_by !== "validity")
+            continue;
+        const x = pairs.analyse(hi, lo, policy.margin);
+        const settle = reviewsToSettle(x, policy);
+        out.push({
+            a: models[hi],
+            b: models[lo],
+            reviews_to_settle_a_better: settle.up,
+            reviews_to_settle_b_better: settle.down,
+            tasks: influentialTasks(pairs.pairDataset(hi, lo), x),
+        });
+    }
+    return out;
+}
+/**
+ * The fewest open labels whose resolution could take 0 out of the pair's validity band, towards
+ * a above b (`up`: Δ_L > 0) and towards b above a (`down`: Δ_H < 0); null when none can.
+ * Exact bounds: Δ_L > 0 exactly when Σ_V d + Σ of the open d < 0 is > 0, and each open task moves
+ * that sum by |d| at best (a task with d < 0 resolved broken, one with d > 0 resolved valid), so
+ * the fewest are the largest |d| first. Pessimistic bounds: Δ_L's numerator is Σ_V d − |U|, and
+ * a task resolved moves it by 1 (broken) or 1 + d (valid), so by 1 + max(d, 0) at best.
+ */
+function reviewsToSettle(x, policy) {
+    if (x.margin === null)
+        return { up: null, down: null };
+    const validSum = x.margin * x.commonValidTasks;
+    const d = x.unresolvedD;
+    const count = (sign) => {
+        let base = sign * validSum;
+        const gains = [];
+        for (const raw of d) {
+            const v = sign * raw;
+            if (policy.margin.validity_bound === "exact") {
+                if (v < 0)
+                    base += v;
+                if (v !== 0)
+                    gains.push(Math.abs(v));
+            }
+            else {
+                base -= 1;
+                gains.push(1 + Math.max(v, 0));
+            }
+        }
+        gains.sort((p, q) => q - p);
+        let reviews = 0;
+        for (const g of gains) {
+            if (base > TIE_TOLERANCE)
+                break;
+            base += g;
+            reviews++;
+        }
+        return base > TIE_TOLERANCE ? reviews : null;
+    };
+    return { up: count(1), down: count(-1) };
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-types.ts
+/** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
+const RANK_SCHEMA_VERSION = "1.2.0";
+
+;// CONCATENATED MODULE: ./src/core/rank/rank.ts
+/**
+ * `model-gate rank` as one pure call (docs/rank.md): several models read from one export and the
+ * policy in, the rank report out. Every pair's margin, validity bounds, SE and confidence bounds
+ * are evaluate's own (analyseMargin on the pair's columns of the one common set); the ranking
+ * adds Holm's step-down over the pairs' directional claims, the rank intervals, the models that
+ * could be first, the groups, and for the adjacent pairs that the open labels alone keep
+ * unordered, the open tasks to review first.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+function checkModels(models, reference) {
+    if (models.length < 2) {
+        throw new errors_InputError(`A ranking needs at least 2 models; got ${models.length === 0 ? "none" : quote(models[0] ?? "")}.`);
+    }
+    if (reference !== null && !models.includes(reference)) {
+        throw new errors_InputError(`--reference ${quote(reference)} is not among the ranked models (${models.map(quote).join(", ")}): ` +
+            `add it to --models.`);
+    }
+}
+function runRank(given, gate, options) {
+    const asOfReview = options.asOfReview ?? null;
+    const data = asOfReview === null ? given : modelsAsOfReview(given, asOfReview);
+    const appendOnly = options.appendOnly ?? null;
+    const rewritten = appendOnly !== null && appendOnly.rows_changed_or_removed > 0;
+    const policy = gate.policy;
+    const models = data.models;
+    const k = models.length;
+    checkModels(models, options.reference);
+    const require = policy.rank?.require ?? "top_resolved";
+    const candidate = options.candidate ?? null;
+    checkRankGate(require, candidate, options.reference, models);
+    const set = commonSet(data, policy);
+    const view = tableView([data.tasks], null, set.tasks);
+    const { analyse, pairDataset } = pairAnalyser(data, set, view, policy.infra_errors);
+    const ordered = orderPairs(k, analyse, policy.margin);
+    const { holm, above } = ordered;
+    const rankPairs = ordered.pairs.map(([a, b], p) => rankPair(models, a, b, holm, p));
+    const order = scoreOrder(models, holm.bounds);
+    const ranks = rankOrder(k, above, order);
+    const topValidity = topAboveEveryResolution(k, order[0], rankPairs);
+    const rankModels = leaderboard(data, set, order, ranks, modelScores(set, policy, k), above, options.reference);
+    const reviewFirst = reviewFirstOf(models, order, policy, (hi, lo) => rankPairs[pairIndex(k, hi, lo)], {
+        analyse,
+        pairDataset,
+    });
+    const groups = ranks.groups.map((g) => g.map((i) => models[i]));
+    // Could be first: no model is ordered above it (rank_low = 1), in rank order.
+    const couldBeFirst = rankModels.filter((m) => m.rank_low === 1).map((m) => m.model);
+    const withoutCluster = holm.bounds.some((b) => b.tasksWithoutCluster > 0);
+    // A rewritten history keeps the top from being resolved, as it keeps evaluate from a verdict.
+    const top = couldBeFirst.length === 1 && !rewritten ? couldBeFirst[0] : null;
+    const decided = {
+        models: rankModels,
+        pairs: rankPairs,
+        groups,
+        could_be_first: couldBeFirst,
+        top,
+        top_resolved: top !== null,
+        reference: options.reference,
+    };
+    const clustered = clusteredCheck(models, set, policy.margin, analyse, ordered, order);
+    const m = ordered.pairs.length;
+    return {
+        schema_version: RANK_SCHEMA_VERSION,
+        kind: "rank",
+        top,
+        top_resolved: top !== null,
+        could_be_first: couldBeFirst,
+        top_validity_resolved: topValidity,
+        reference: options.reference,
+        gate: rewritten ? rewrittenGate(require, candidate) : rankGate(decided, require, candidate),
+        warnings: rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, clustered),
+        models: rankModels,
+        groups,
+        pairs: rankPairs,
+        adjustment: {
+            method: "holm",
+            pairs: m,
+            directional_claims: 2 * m,
+            family_alpha: 1 - policy.margin.confidence,
+            rounds: holm.rounds,
+            ordered_pairs: holm.orderedPairs,
+            final_level: holm.finalLevel,
+            guarantee: familyGuarantee(1 - policy.margin.confidence, m),
+        },
+        review_first: reviewFirst,
+        common_tasks: set.tasks.length,
+        common_valid_tasks: set.validTasks,
+        unresolved_tasks: set.tasks.length - set.validTasks,
+        disputed_tasks: set.disputedTasks,
+        unreviewed_tasks: set.unreviewedTasks,
+        broken_tasks: set.brokenTasks,
+        universe_tasks: set.universeTasks,
+        settings: {
+            confidence: policy.margin.confidence,
+            quantile: policy.margin.quantile,
+            standard_error: policy.margin.standard_error,
+            cluster_correction: policy.margin.cluster_correction,
+            validity_bound: policy.margin.validity_bound,
+            infra_errors: policy.infra_errors,
+            common_valid_tasks_threshold: policy.accept_if.common_valid_tasks.text,
+        },
+        provenance: {
+            inputs: data.inputs.map((f) => ({ path: f.path, sha256: f.sha256 })),
+            models_given: [...models],
+            dataset_revisions: [...new Set(data.summaries.flatMap((s) => s.datasetRevisions))].sort(compareCodeUnits),
+            review_revisions: [...data.reviewRevisions],
+            as_of_review: asOfReview,
+            append_only: appendOnly,
+            rows_read: data.rowsRead,
+            passes: data.passes,
+            policy: {
+                path: gate.source.path,
+                sha256: gate.source.sha256,
+                owner: policy.owner,
+                revisit: policy.revisit,
+                source: gate.source.source,
+                last_commit: gate.source.lastCommit,
+            },
+            tool_version: options.toolVersion,
+        },
+    };
+}
+/** Pair p = (a, b) as reported: its figures at the level that decided it, and its relation. */
+function rankPair(models, a, b, holm, p) {
+    const x = holm.bounds[p];
+    const relation = holm.ordered[p] !== 1 ? "unresolved" : x.lcb !== null && x.lcb > 0 ? "a_better" : "b_better";
+    return {
+        a: models[a],
+        b: models[b],
+        margin: x.margin,
+        margin_low: x.marginLower,
+        margin_high: x.marginUpper,
+        se: x.se,
+        nu: x.nu,
+        lcb: x.lcb,
+        ucb: x.ucb,
+        lcb_bound_kind: x.lcbKind,
+        ucb_bound_kind: x.ucbKind,
+        level: holm.level[p],
+        round: holm.round[p],
+        relation,
+        unresolved_by: relation !== "unresolved" ? null : unresolvedBy(x.marginLower, x.marginUpper),
+    };
+}
+/**
+ * Is the highest-scoring model above every other under every resolution of the open labels (Δ_L
+ * of top − other > 0 for each)? null when some pair's bound is undefined.
+ */
+function topAboveEveryResolution(k, top, pairs) {
+    let out = true;
+    for (let j = 0; j < k && out !== null; j++) {
+        if (j === top)
+            continue;
+        const pr = pairs[pairIndex(k, top, j)];
+        const low = top < j ? pr.margin_low : pr.margin_high === null ? null : -pr.margin_high;
+        if (low === null)
+            out = null;
+        else if (!(low > 0))
+            out = false;
+    }
+    return out;
+}
+/** The models in leaderboard order with their figures, ranks and place against the reference. */
+function leaderboard(data, set, order, ranks, scores, above, referenceId) {
+    const models = data.models;
+    const k = models.length;
+    const reference = referenceId === null ? -1 : models.indexOf(referenceId);
+    return order.map((i) => ({
+        model: models[i],
+        score: scores[i]?.score ?? null,
+        interval: scores[i]?.interval ?? null,
+        run_variance_band: scores[i]?.band ?? null,
+        rank_low: ranks.rankLow[i],
+        rank_high: ranks.rankHigh[i],
+        group: ranks.group[i],
+        absence_adds_back: set.addsBack[i],
+        absence_adds_back_valid: set.addsBackValid[i],
+        vs_reference: reference < 0 || reference === i
+            ? null
+            : above[i * k + reference] === 1
+                ? "above"
+                : above[reference * k + i] === 1
+                    ? "below"
+                    : "unresolved",
+        harness_revisions: [...(data.summaries[i]?.harnessRevisions ?? [])],
+    }));
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/render-rank-gate.ts
+/**
+ * The rank gate's verdict (docs/rank.md "Gating") in words: a Markdown block put above the
+ * ranking in the action's comment, job summary and check run (and the CLI's Markdown when the
+ * policy gates on a candidate), and a plain-text title for the check run (and the action's log)
+ * that names the models that could be first. Model ids are escaped in Markdown; in the title
+ * they are JSON-quoted (quote.ts: no line breaks, controls or bidi characters) and cut from the
+ * middle so that two never look alike (model-labels.ts).
+ */
+
+
+const ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
+/** What each requirement asks, in words (no model ids). */
+const REQUIREMENT_TEXT = {
+    top_resolved: "one model is ordered above every other",
+    top_group: "the candidate could be first and is ordered above every model that could not",
+    above_reference: "the candidate is ordered above the reference",
+};
+/** The check title names this many models that could be first, then counts the rest. */
+const TITLE_MODELS = 3;
+const render_rank_gate_MODEL_CHARS = 120;
+/**
+ * The gate block's parts through one formatter (Markdown here, HTML on the rank page): the
+ * heading (generated), the requirement line and the reasons, each already safe for `f`'s output.
+ */
+function rankGateParts(r, f) {
+    const g = r.gate;
+    const labels = labelMap(r.models.map((m) => m.model), render_rank_gate_MODEL_CHARS);
+    const code = (id) => f.code(labels.get(id) ?? id, WHOLE_ID_CHARS);
+    const who = [];
+    if (g.candidate !== null)
+        who.push(`${f.gen("candidate")} ${code(g.candidate)}`);
+    if (g.require === "above_reference" && r.reference !== null)
+        who.push(`${f.gen("reference")} ${code(r.reference)}`);
+    return {
+        heading: f.gen(`${ICON[g.verdict]} ${g.verdict} — rank gate`),
+        requirement: f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
+            `${who.length > 0 ? `${f.gen("; ")}${who.join(f.gen(", "))}` : ""}${f.gen(".")}`,
+        reasons: g.reasons.map((reason) => f.text(reason, 600)),
+    };
+}
+/** The gate block: verdict, the title under it (the check name), the requirement and why. */
+function renderRankGateMarkdown(r, title) {
+    const f = MARKDOWN_INLINE;
+    const parts = rankGateParts(r, f);
+    const lines = [`## ${parts.heading}`, ""];
+    if (title !== null)
+        lines.push(`<sub>${f.text(title, 120)}</sub>`, "");
+    lines.push(parts.requirement, "");
+    for (const reason of parts.reasons)
+        lines.push(`- ${reason}`);
+    return lines.join("\n") + "\n";
+}
+/**
+ * The check run's title (and the action's log line): the verdict, the requirement, and who could
+ * be first — by name, as the headline says it.
+ */
+function rankGateTitle(r) {
+    const g = r.gate;
+    const verdict = g.verdict.charAt(0).toUpperCase() + g.verdict.slice(1);
+    const q = quotedModels(r.models.map((m) => m.model), 40);
+    const first = r.could_be_first;
+    const names = first.slice(0, TITLE_MODELS).map(q).join(", ");
+    const more = first.length > TITLE_MODELS ? ` and ${first.length - TITLE_MODELS} more` : "";
+    const who = r.top !== null
+        ? `${q(r.top)} is first`
+        : first.length === 1
+            ? `${names} could be first (the top is not taken as resolved: the history was rewritten)`
+            : `${first.length} models could be first: ${names}${more}`;
+    const candidate = g.candidate === null ? "" : `, candidate ${q(g.candidate)}`;
+    return `${verdict} (rank.require: ${g.require}${candidate}): ${who}; ${r.models.length} models ranked`;
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-sections.ts
+/**
+ * The words and table rows of the rank report, shared by the Markdown and the text renderers
+ * (each gives its own Inline: escaped for Markdown, neutralised for a terminal). Untrusted text —
+ * model ids, task ids, evidence, revisions, the policy's owner and path — only ever goes through
+ * `f.text` / `f.code`; everything else is generated here.
+ */
+
+
+
+/** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
+function add(out, ...parts) {
+    for (const part of parts) {
+        if (typeof part === "string")
+            out.push(part);
+        else
+            for (const line of part)
+                out.push(line);
+    }
+}
+/** Up to this many models the pairs are shown as a matrix; beyond, as a list of the unresolved pairs. */
+const PAIR_MATRIX_MAX_MODELS = 12;
+/** Model ids are cut to this many characters in tables. */
+const MODEL_ID_CHARS = 60;
+const FULL_DETAIL = { pairs: 40, tasks: 10, matrix: true, chart: true };
+/** Smaller lists, tried when the full document is over the size limit. */
+const SHORT_DETAILS = [
+    { pairs: 15, tasks: 5, matrix: true, chart: true },
+    { pairs: 5, tasks: 3, matrix: false, chart: true },
+    { pairs: 0, tasks: 0, matrix: false, chart: false },
+];
+const RANK_TITLE = "Model ranking";
+/** The headline names this many models that could be first, then counts the rest. */
+const HEADLINE_MODELS = 10;
+const labelsByReport = new WeakMap();
+/**
+ * A model id as shown in the report's prose and tables: cut to about `chars` characters from the
+ * middle so that no two ranked models share a label (model-labels.ts); the JSON has the whole id.
+ */
+function modelLabel(r, id, chars = MODEL_ID_CHARS) {
+    let byChars = labelsByReport.get(r);
+    if (byChars === undefined) {
+        byChars = new Map();
+        labelsByReport.set(r, byChars);
+    }
+    let labels = byChars.get(chars);
+    if (labels === undefined) {
+        labels = labelMap(r.models.map((m) => m.model), chars);
+        byChars.set(chars, labels);
+    }
+    return labels.get(id) ?? id;
+}
+/** modelLabel made safe by `f` (as code). */
+function modelCode(r, f, id, chars = MODEL_ID_CHARS) {
+    return f.code(modelLabel(r, id, chars), WHOLE_ID_CHARS);
+}
+/**
+ * What the leaderboard says about ranks and groups, in every format: who could be first, and
+ * that a group is a stretch the evidence separates from the next, not a tie.
+ */
+const RANK_NOTE = "A model's rank lies in its rank range; it could be first exactly when that range starts at 1 (no model is ordered above it). " +
+    "Groups are stretches of the leaderboard the evidence separates: every model of a group is ordered above every model of a later group. " +
+    "Inside a group some pairs may be ordered too, so a group is not a tie, and group 1 is not the set of models that could be first.";
+/**
+ * The top of every rendering (Markdown, text, HTML): the title with the headline, the summary
+ * sentences and the warnings, each made safe by `f`; each renderer lays them out its own way.
+ */
+function rankHeader(r, f) {
+    return {
+        title: `${f.gen(RANK_TITLE)}: ${rank_sections_headline(r, f)}`,
+        summary: summaryLines(r, f),
+        warnings: r.warnings.map((w) => f.text(w, 400)),
+    };
+}
+function rank_sections_headline(r, f) {
+    if (r.top !== null)
+        return `${modelCode(r, f, r.top)} ${f.gen("is first: ordered above every other model")}`;
+    const first = r.could_be_first;
+    const names = first
+        .slice(0, HEADLINE_MODELS)
+        .map((id) => modelCode(r, f, id))
+        .join(f.gen(", "));
+    const more = first.length > HEADLINE_MODELS
+        ? f.gen(` and ${first.length - HEADLINE_MODELS} more (marked in the leaderboard)`)
+        : "";
+    const lead = first.length === 1
+        ? "the top is not taken as resolved (the history was rewritten); could be first: "
+        : `the top is unresolved: ${first.length} models could be first: `;
+    return `${f.gen(lead)}${names}${more}`;
+}
+function yesNo(x) {
+    return x === null ? "n/a" : x ? "yes" : "no";
+}
+/** The sentences under the headline: the set, the family's guarantee, the seed's question. */
+function summaryLines(r, f) {
+    const a = r.adjustment;
+    const top = r.models[0];
+    const open = r.unresolved_tasks === 0
+        ? "no open labels"
+        : `${r.unresolved_tasks} open (${r.disputed_tasks} disputed, ${r.unreviewed_tasks} unreviewed)`;
+    const lines = [
+        f.gen(`${r.models.length} models on one common set: ${r.common_valid_tasks} valid tasks every model has a score on, ${open}, ${r.broken_tasks} broken left out.`),
+        f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered. ${a.guarantee} Last level ${format_number_formatDecimal(a.final_level, 5)}.`),
+    ];
+    if (top !== undefined) {
+        lines.push(`${f.gen("Is")} ${modelCode(r, f, top.model)} ${f.gen(`(the highest score) on top under every resolution of the open labels? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
+    }
+    return lines;
+}
+function leaderboardHeader(r) {
+    const head = ["rank", "model", "score", "validity interval", "rank range", "could be first", "group"];
+    if (r.reference !== null)
+        head.push("vs reference");
+    return head;
+}
+function leaderboardRows(r, f) {
+    return r.models.map((m, i) => {
+        const row = [
+            f.gen(String(i + 1)),
+            modelCode(r, f, m.model) + (m.model === r.reference ? f.gen(" (reference)") : ""),
+            f.gen(format_number_formatPercent(m.score)),
+            f.gen(formatPercentInterval(m.interval)),
+            f.gen(m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`),
+            f.gen(m.rank_low === 1 ? "yes" : "no"),
+            f.gen(String(m.group)),
+        ];
+        if (r.reference !== null)
+            row.push(f.gen(m.vs_reference ?? "—"));
+        return row;
+    });
+}
+/** The pair of two models, whichever way round the report holds it, as seen from `x`. */
+function pairFrom(r, x, y) {
+    for (const pair of r.pairs) {
+        if (pair.a === x && pair.b === y)
+            return { pair, flipped: false };
+        if (pair.a === y && pair.b === x)
+            return { pair, flipped: true };
+    }
+    return null;
+}
+/** A matrix cell: row model vs column model. */
+function matrixCell(r, row, col) {
+    if (row === col)
+        return "·";
+    const found = pairFrom(r, row.model, col.model);
+    if (found === null)
+        return "?";
+    const { pair, flipped } = found;
+    const margin = pair.margin === null ? null : flipped ? -pair.margin : pair.margin;
+    const m = format_number_formatPp(margin, 1).replace(" pp", "");
+    if (pair.relation === "unresolved")
+        return `≈ ${m} ${pair.unresolved_by === "validity" ? "v" : "r"}`;
+    const rowAbove = (pair.relation === "a_better") !== flipped;
+    return `${rowAbove ? "▲" : "▼"} ${m}`;
+}
+/** The pair matrix: header (#1 … #K) and one row per model, in rank order. */
+function matrixRows(r, f) {
+    const header = ["", ...r.models.map((_, i) => f.gen(`#${i + 1}`))];
+    const rows = r.models.map((row, i) => [
+        `${f.gen(`#${i + 1}`)} ${modelCode(r, f, row.model, 30)}`,
+        ...r.models.map((col) => f.gen(matrixCell(r, row, col))),
+    ]);
+    return { header, rows };
+}
+const MATRIX_LEGEND = "Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: the open labels can decide it; r: run variance, or an exact tie no label moves).";
+const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
+function pairRow(r, p, f) {
+    const relation = p.relation === "a_better"
+        ? "first above"
+        : p.relation === "b_better"
+            ? "second above"
+            : `unresolved (${p.unresolved_by === "validity" ? "validity" : "run variance"})`;
+    return [
+        `${modelCode(r, f, p.a, 40)} ${f.gen("vs")} ${modelCode(r, f, p.b, 40)}`,
+        f.gen(format_number_formatPp(p.margin)),
+        f.gen(`${format_number_formatPp(p.margin_low)} … ${format_number_formatPp(p.margin_high)}`),
+        f.gen(format_number_formatPp(p.se).replace("+", "")),
+        f.gen(`${format_number_formatPp(p.lcb)} … ${format_number_formatPp(p.ucb)}`),
+        f.gen(format_number_formatDecimal(p.level, 5)),
+        f.gen(relation),
+    ];
+}
+const neg = (x) => (x === null ? null : -x);
+/** The pair seen from b: b − a, its bounds swapped and negated, the relation mirrored. */
+function flipPair(p) {
+    return {
+        ...p,
+        a: p.b,
+        b: p.a,
+        margin: neg(p.margin),
+        margin_low: neg(p.margin_high),
+        margin_high: neg(p.margin_low),
+        lcb: neg(p.ucb),
+        ucb: neg(p.lcb),
+        lcb_bound_kind: p.ucb_bound_kind,
+        ucb_bound_kind: p.lcb_bound_kind,
+        relation: p.relation === "a_better" ? "b_better" : p.relation === "b_better" ? "a_better" : "unresolved",
+    };
+}
+/** Adjacent pairs in rank order, each seen from the higher-ranked model. */
+function adjacentPairs(r) {
+    const out = [];
+    for (let i = 0; i + 1 < r.models.length; i++) {
+        const hi = r.models[i];
+        const lo = r.models[i + 1];
+        const found = pairFrom(r, hi.model, lo.model);
+        if (found !== null)
+            out.push(found.flipped ? flipPair(found.pair) : found.pair);
+    }
+    return out;
+}
+function unresolvedPairs(r) {
+    return r.pairs.filter((p) => p.relation === "unresolved");
+}
+/**
+ * What settles an adjacent pair the open labels can decide, each direction on its own; `shown`
+ * tasks follow (none: the sentence does not announce them).
+ */
+function reviewSentence(r, x, f, shown) {
+    const way = (k, side) => k === null
+        ? `no resolution of the open labels puts the ${side} above`
+        : `at least ${words_plural(k, "review")} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
+    return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(`: the open labels can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`)}`;
+}
+function capitalised(s) {
+    return s.charAt(0).toUpperCase() + s.slice(1);
+}
+const TASK_HEADER = ["task", "label", "d", "evidence"];
+function taskRows(x, limit, f, evidence) {
+    return x.tasks
+        .slice(0, limit)
+        .map((t) => [
+        f.code(t.task_id, 80),
+        f.gen(t.validity),
+        f.gen(formatSignedDecimal(t.d)),
+        t.evidence.length === 0 ? f.gen("—") : t.evidence.slice(0, 3).map(evidence).join(", "),
+    ]);
+}
+const COMMON_HEADER = ["model", "its absence adds back", "of them valid", "harness revisions"];
+function commonRows(r, f) {
+    return r.models.map((m) => [
+        modelCode(r, f, m.model),
+        f.gen(format_number_formatCount(m.absence_adds_back)),
+        f.gen(format_number_formatCount(m.absence_adds_back_valid)),
+        m.harness_revisions.length === 0
+            ? f.gen("—")
+            : m.harness_revisions
+                .slice(0, 3)
+                .map((h) => f.code(h, 40))
+                .join(", "),
+    ]);
+}
+function settingsLines(r, f) {
+    const s = r.settings;
+    const p = r.provenance;
+    return [
+        f.gen(`Settings: confidence ${s.confidence}, quantile ${s.quantile}, standard error ${s.standard_error}${s.standard_error === "clustered" ? ` (${s.cluster_correction})` : ""}, validity bound ${s.validity_bound}, infra errors ${s.infra_errors}, common valid tasks ${s.common_valid_tasks_threshold}.`),
+        `${f.gen("Policy")} ${f.code(p.policy.path, 120)} ${f.gen(`(sha256 ${p.policy.sha256.slice(0, 12)}…), owner`)} ${f.text(p.policy.owner, 80)}${f.gen(`, revisit ${p.policy.revisit}.`)}`,
+        `${f.gen("Inputs:")} ${p.inputs.map((i) => `${f.code(i.path, 120)} ${f.gen(`(sha256 ${i.sha256.slice(0, 12)}…)`)}`).join(", ")}${f.gen(`; ${p.rows_read} rows, read ${words_plural(p.passes, "time")}; model-gate ${p.tool_version}.`)}`,
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/core/report/html/svg-geometry.ts
+/**
+ * The charts' geometry, as small exact functions (tested value by value in
+ * test/report/svg-geometry.test.ts): a linear scale from data to pixels, a "nice" axis with round
+ * ticks, a band's rectangle (never thinner than a visible minimum), and coordinates written with
+ * one decimal so the same report gives byte-identical SVG.
+ */
+/** A linear map from [d0, d1] (data) to [r0, r1] (pixels); a degenerate domain maps to the middle. */
+function linearScale(d0, d1, r0, r1) {
+    if (!(d1 !== d0) || !Number.isFinite(d0) || !Number.isFinite(d1))
+        return () => (r0 + r1) / 2;
+    const k = (r1 - r0) / (d1 - d0);
+    return (v) => r0 + (v - d0) * k;
+}
+/** Clamps v to [lo, hi]. */
+function clamp(v, lo, hi) {
+    return Math.min(hi, Math.max(lo, v));
+}
+/** Removes floating-point noise (0.30000000000000004 → 0.3). */
+function svg_geometry_clean(x) {
+    return Math.round(x * 1e9) / 1e9;
+}
+const svg_geometry_NICE_STEPS = [0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10, 20, 25, 50];
+/**
+ * An axis over the values (in display units: % or pp) rounded out to a nice step with at most
+ * `maxIntervals` intervals, padded by 3% of the span, at least `minSpan` wide, and kept within
+ * [limitLo, limitHi]. The values must hold at least one finite number (else [limitLo, limitHi]).
+ */
+function niceAxis(values, options = {}) {
+    const maxIntervals = options.maxIntervals ?? 6;
+    const limitLo = options.limitLo ?? -100;
+    const limitHi = options.limitHi ?? 100;
+    const minSpan = options.minSpan ?? 1;
+    // A loop, not Math.min(...values): no argument spread (test/hardening/scale.test.ts).
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const v of values) {
+        if (!Number.isFinite(v))
+            continue;
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+    }
+    if (lo > hi) {
+        lo = limitLo;
+        hi = limitHi;
+    }
+    if (hi - lo < minSpan) {
+        const mid = (lo + hi) / 2;
+        lo = mid - minSpan / 2;
+        hi = mid + minSpan / 2;
+    }
+    else {
+        const pad = (hi - lo) * 0.03;
+        lo -= pad;
+        hi += pad;
+    }
+    lo = clamp(lo, limitLo, limitHi);
+    hi = clamp(hi, limitLo, limitHi);
+    if (hi - lo < minSpan) {
+        if (lo >= limitHi - minSpan)
+            lo = limitHi - minSpan;
+        else
+            hi = limitLo + minSpan;
+    }
+    let step = svg_geometry_NICE_STEPS[svg_geometry_NICE_STEPS.length - 1] ?? 50;
+    for (const s of svg_geometry_NICE_STEPS) {
+        if (Math.ceil(svg_geometry_clean(hi / s)) - Math.floor(svg_geometry_clean(lo / s)) <= maxIntervals) {
+            step = s;
+            break;
+        }
+    }
+    const niceLo = Math.max(limitLo, svg_geometry_clean(Math.floor(svg_geometry_clean(lo / step)) * step));
+    const niceHi = Math.min(limitHi, svg_geometry_clean(Math.ceil(svg_geometry_clean(hi / step)) * step));
+    const ticks = [];
+    for (let k = Math.ceil(svg_geometry_clean(niceLo / step)); k <= Math.floor(svg_geometry_clean(niceHi / step)); k++) {
+        ticks.push(svg_geometry_clean(k * step));
+    }
+    return { lo: niceLo, hi: niceHi, step, ticks };
+}
+/** Decimals a tick label needs for its step: 0 for whole steps, 1 for tenths, else 2. */
+function svg_geometry_tickDecimals(step) {
+    if (Number.isInteger(step))
+        return 0;
+    if (Number.isInteger(svg_geometry_clean(step * 10)))
+        return 1;
+    return 2;
+}
+/** A band's rectangle on a scale: left edge and width in px, at least `minWidth` wide (centred). */
+function bandRect(a, b, scale, minWidth = 2) {
+    const x0 = scale(Math.min(a, b));
+    const x1 = scale(Math.max(a, b));
+    const w = Math.abs(x1 - x0);
+    if (w >= minWidth)
+        return { x: Math.min(x0, x1), width: w };
+    const mid = (x0 + x1) / 2;
+    return { x: mid - minWidth / 2, width: minWidth };
+}
+/** A coordinate with one decimal, never "-0.0": "12.5", "0.0". */
+function px(v) {
+    const s = (Math.round(v * 10) / 10).toFixed(1);
+    return s === "-0.0" ? "0.0" : s;
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-mermaid.ts
+/**
+ * The leaderboard as a Mermaid bar chart for the rank Markdown (docs/rank.md "The chart in the
+ * comment"): GitHub draws ```mermaid fences in comments and Markdown files; elsewhere the fence
+ * shows as text and the leaderboard table above it carries the same figures. Mermaid has its own
+ * syntax, so model ids are not escaped but reduced: only ASCII letters, digits, `.`, `_` and `-`
+ * survive (anything else becomes `_`), cut from the middle to about MERMAID_LABEL_CHARS so that no
+ * two bars share a label (model-labels.ts); the exact ids are in the table.
+ * At most MERMAID_MAX_MODELS bars; more, and the title says which are shown.
+ */
+
+
+
+const MERMAID_MAX_MODELS = 20;
+const MERMAID_LABEL_CHARS = 18;
+/** A model id as a Mermaid axis label: [A-Za-z0-9._-] only, runs of others one `_`, cut with `..`. */
+function mermaidLabel(id, maxChars = MERMAID_LABEL_CHARS) {
+    const safe = Array.from(typeof id === "string" ? id : String(id))
+        .map((c) => (/^[A-Za-z0-9._-]$/.test(c) ? c : "_"))
+        .join("")
+        .replace(/_+/g, "_");
+    return safe.length <= maxChars ? safe : `${safe.slice(0, Math.max(1, maxChars - 2))}..`;
+}
+/** The fence's lines (```mermaid … ```), or [] when no model has a score. */
+function rankMermaidChart(r) {
+    const shown = r.models.slice(0, MERMAID_MAX_MODELS).filter((m) => m.score !== null);
+    if (shown.length === 0)
+        return [];
+    const values = shown.flatMap((m) => [(m.score ?? 0) * 100, ...(m.interval ?? []).map((v) => v * 100)]);
+    const axis = niceAxis(values, { maxIntervals: 8, minSpan: 2, limitLo: 0, limitHi: 100 });
+    const which = r.models.length > MERMAID_MAX_MODELS
+        ? `, the top ${MERMAID_MAX_MODELS} of ${r.models.length} models`
+        : "";
+    const from = axis.lo > 0 ? ` (axis from ${fixed(axis.lo, 0)}%)` : "";
+    const top = r.models.slice(0, MERMAID_MAX_MODELS);
+    // Reduced first, then cut: the distinct part is looked for in what the chart can show.
+    const names = distinctLabels(top.map((m) => mermaidLabel(m.model, Infinity)), MERMAID_LABEL_CHARS, "..");
+    const labels = top
+        .map((m, i) => (m.score === null ? null : `"#${i + 1} ${names[i]}"`))
+        .filter((x) => x !== null);
+    return [
+        "```mermaid",
+        "xychart-beta",
+        `  title "Valid-only score on the common set, in rank order${which}${from}"`,
+        `  x-axis [${labels.join(", ")}]`,
+        `  y-axis "score (%)" ${fixed(axis.lo, 0)} --> ${fixed(axis.hi, 0)}`,
+        `  bar [${shown.map((m) => fixed((m.score ?? 0) * 100, 2)).join(", ")}]`,
+        "```",
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/render-rank-markdown.ts
+/**
+ * The rank report as GitHub Markdown (`model-gate rank`, the default format): the headline, the
+ * leaderboard with rank intervals and groups, the pairs (a matrix up to PAIR_MATRIX_MAX_MODELS
+ * models, beyond that the adjacent pairs and a list of the unresolved ones), the open tasks to
+ * review first, the common set and the settings. Rendered from the report alone; every string
+ * from the export is escaped (escape.ts). Over `maxLength` (default: a PR comment's limit) the
+ * lists are shortened step by step, and a visible note says so; the last resort is a cut.
+ */
+
+
+
+
+
+
+const f = MARKDOWN_INLINE;
+function render_rank_markdown_table(header, rows) {
+    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
+    return [line(header.map((h) => f.gen(h))), `|${header.map(() => ":--").join("|")}|`, ...rows.map(line)];
+}
+function render(r, detail, trimmed) {
+    const head = rankHeader(r, f);
+    const out = [`## ${head.title}`, ""];
+    for (const line of head.summary)
+        add(out, line, "");
+    for (const w of head.warnings)
+        add(out, `> ⚠️ ${w}`, "");
+    if (trimmed) {
+        add(out, f.gen("(Shortened to fit GitHub's size limit: the lists below are cut; the report JSON has every pair and task.)"), "");
+    }
+    add(out, "### Leaderboard", "", render_rank_markdown_table(leaderboardHeader(r), leaderboardRows(r, f)), "");
+    add(out, f.gen(RANK_NOTE), "");
+    // After the table, which carries the same figures where GitHub does not draw the chart.
+    const chart = detail.chart ? rankMermaidChart(r) : [];
+    if (chart.length > 0)
+        add(out, chart, "");
+    add(out, "### Pairs", "");
+    if (detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS) {
+        const m = matrixRows(r, f);
+        add(out, render_rank_markdown_table(m.header, m.rows), "", f.gen(MATRIX_LEGEND), "");
+    }
+    add(out, f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(r, p, f))), "");
+    if (!(detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS)) {
+        const open = unresolvedPairs(r);
+        if (open.length > 0) {
+            const shown = open.slice(0, detail.pairs);
+            add(out, f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`), "");
+            if (shown.length > 0)
+                add(out, render_rank_markdown_table(PAIR_HEADER, shown.map((p) => pairRow(r, p, f))), "");
+            if (shown.length < open.length)
+                add(out, f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`), "");
+        }
+    }
+    if (r.review_first.length > 0) {
+        add(out, "### Open tasks to review first", "");
+        for (const x of r.review_first) {
+            const rows = taskRows(x, detail.tasks, f, (e) => safeLink(e));
+            add(out, reviewSentence(r, x, f, rows.length), "");
+            if (rows.length > 0)
+                add(out, render_rank_markdown_table(TASK_HEADER, rows), "");
+            if (rows.length < x.tasks.length)
+                add(out, f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`), "");
+        }
+    }
+    add(out, "### Common set", "");
+    add(out, f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`), "", render_rank_markdown_table(COMMON_HEADER, commonRows(r, f)), "");
+    add(out, "### Settings and provenance", "");
+    for (const line of settingsLines(r, f))
+        add(out, line, "");
+    return out.join("\n").trimEnd() + "\n";
+}
+/** The Markdown of a rank report. Deterministic: the same report gives the same string. */
+function renderRankMarkdown(report, options = {}) {
+    const max = options.maxLength ?? COMMENT_BODY_MAX;
+    const full = render(report, FULL_DETAIL, false);
+    if (full.length <= max)
+        return full;
+    for (const detail of SHORT_DETAILS) {
+        const short = render(report, detail, true);
+        if (short.length <= max)
+            return short;
+    }
+    return truncateMarkdown(render(report, SHORT_DETAILS[SHORT_DETAILS.length - 1] ?? FULL_DETAIL, true), max);
+}
+
+;// CONCATENATED MODULE: ./src/read/read-models.ts
+/**
+ * The rank's inputs (docs/rank.md "Reading"): the policy first (a policy error comes before any
+ * problem of the export), then the export read once through the one read path (readRanked:
+ * lines → rows → the builder, which keeps each ranked model's columns as it keeps a pair's), so
+ * the ModelsDataset's tasks are every task any ranked model ran, in (dataset_revision, task_id)
+ * order. Without --models every model of the export is ranked, in sorted order.
+ */
+
+
+
+
+
+
+
+
+/**
+ * The read's pair (the reader's baseline and candidate): ids no export row has (a NUL first), so
+ * only the ranked models' columns are filled.
+ */
+const NO_PAIR = ["\u0000model-gate:rank:a", "\u0000model-gate:rank:b"];
+function checkGivenModels(models) {
+    const seen = new Set();
+    for (const m of models) {
+        if (m === "")
+            throw new errors_InputError("--models has an empty model id (two commas in a row, or a trailing comma).");
+        if (seen.has(m))
+            throw new errors_InputError(`--models names ${quote(m)} twice.`);
+        seen.add(m);
+    }
+    if (models.length < 2) {
+        throw new errors_InputError(`A ranking needs at least 2 models; --models names ${models.length === 0 ? "none" : `only ${quote(models[0] ?? "")}`}.`);
+    }
+}
+function unknownModels(given, present) {
+    const have = new Set(present);
+    const unknown = given.filter((m) => !have.has(m));
+    if (unknown.length === 0)
+        return;
+    const shown = present.slice(0, MAX_LISTED_MODEL_IDS).map(quote).join(", ");
+    const more = present.length > MAX_LISTED_MODEL_IDS ? `, … (${present.length} in all)` : "";
+    throw new errors_InputError(`--models names ${unknown.length === 1 ? "a model" : `${unknown.length} models`} the export does not have:`, unknown.map((m) => ({
+        message: `${quote(m)} does not appear in the export; model_config ids present (${present.length}): ${shown || "none"}${more}` +
+            unicodeNearMatch(m, present),
+    })));
+}
+async function readRankInputs(req) {
+    if (req.models !== null)
+        checkGivenModels(req.models);
+    const display = req.displayPath ?? ((p) => p);
+    const policy = runPolicy(req.policy, req.today, display);
+    const read = await readRanked({
+        results: req.results,
+        reviews: req.reviews,
+        baseline: NO_PAIR[0],
+        candidate: NO_PAIR[1],
+        displayPath: display,
+        ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
+    }, req.models);
+    const dataset = read.dataset;
+    let models;
+    if (req.models === null) {
+        models = [...read.models].sort(compareCodeUnits);
+        if (models.length < 2) {
+            throw new errors_InputError(`A ranking needs at least 2 models; the export has ${models.length === 0 ? "none" : `only ${quote(models[0] ?? "")}`}.`);
+        }
+    }
+    else {
+        models = req.models;
+        unknownModels(models, dataset.modelsPresent);
+    }
+    // A reviews file that labels no task of any ranked model.
+    const nothing = dataset.unmatchedReviewFiles ?? [];
+    if (nothing.length > 0) {
+        throw new errors_InputError("A reviews file labels no task any ranked model ran:", nothing.map((file) => ({
+            location: { file },
+            message: "a review applies to a task only under the same dataset_revision: re-import the reviews with " +
+                "--dataset-revision set to the results' revision, or with the same --tasks list as the results",
+        })));
+    }
+    const previous = req.previous ?? null;
+    const appendOnly = previous === null ? null : await readAppendOnly(previous, req, display);
+    const at = new Map(read.models.map((m, k) => [m, k]));
+    const held = models.map((m) => at.get(m) ?? -1);
+    return {
+        data: {
+            models,
+            tasks: dataset.tasks,
+            counts: held.map((k) => read.counts[k] ?? []),
+            summaries: held.map((k) => read.summaries[k]),
+            modelsPresent: dataset.modelsPresent,
+            inputs: dataset.inputs,
+            rowsRead: dataset.rowsRead,
+            reviewRevisions: dataset.reviewRevisions,
+            passes: 1,
+            ...(dataset.unmatchedLabels === undefined ? {} : { unmatchedLabels: dataset.unmatchedLabels }),
+            ...(read.metrics === undefined
+                ? {}
+                : {
+                    metrics: { names: read.metrics.names, byModel: held.map((k) => read.metrics?.byModel[k] ?? []) },
+                }),
+        },
+        policy,
+        appendOnly,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/rank-mode.ts
+/**
+ * The action's rank mode (`models` set; docs/rank.md "In the action"; src/action/action-mode.ts):
+ * several configs ranked on one common task set, gated by the policy's `rank.require`. The same
+ * phases and promises as evaluate (src/action/gate-action.ts runs both): the policy from the base
+ * commit, the verdict in the job summary, the outputs and the report file before any GitHub call,
+ * then one check run and one sticky comment under its own key (by default the check name "Model
+ * ranking", so an evaluate gate and a rank gate on one pull request keep one comment each).
+ */
 
 
 
@@ -82753,72 +82582,277 @@ function rankCommentBody(report, title, key) {
         throw new Error("the comment header does not start with the marker");
     return { body: header + rankMarkdown(report, title, COMMENT_BODY_MAX - header.length), digest };
 }
-/** Runs the action in rank mode. Throws InputError for user errors (after reporting them where it can). */
-async function runRankAction(deps) {
+/** Reads the export once for every model, ranks, and gates per the plan. */
+async function decideRank(run, plan) {
+    const { inputs, policy, deps } = run;
     const { log } = deps;
-    const { ctx, inputs, octokit, reportProblem } = await log.group("Inputs", async () => {
-        let ctx;
-        let inputs;
+    const { report, conclusion } = await log.group("Reading the results", async () => {
+        const read = await readRankInputs({ ...run.read, models: inputs.rank.models });
+        const ranked = runRank(read.data, read.policy, {
+            reference: plan.reference,
+            candidate: plan.candidate,
+            toolVersion: TOOL_VERSION,
+            appendOnly: read.appendOnly,
+        });
+        log.info(`Read ${words_plural(ranked.provenance.rows_read, "row")} in ${words_plural(ranked.provenance.passes, "pass", "passes")}.`);
+        // Rank mode does not list the base → head changes (evaluate does): it says that there are some.
+        const edited = policy.headText === null
+            ? []
+            : [
+                `This change edits the policy ${inputs.policy.repoPath}; the base commit's version decides, and the edit applies once merged.`,
+            ];
+        const gated = read.policy;
+        return {
+            report: edited.length === 0 ? ranked : { ...ranked, warnings: [...ranked.warnings, ...edited] },
+            // As evaluate's: an expired policy under on_expired: neutral never turns the check green.
+            conclusion: conclusionFor(ranked.gate.verdict, gated.policy.on_unresolved, gated.expired && gated.policy.on_expired === "neutral"),
+        };
+    });
+    return {
+        report,
+        conclusion,
+        comment: () => rankCommentBody(report, inputs.checkName, inputs.commentKey),
+        author: null,
+    };
+}
+/** Rank: several models on one common task set, gated by the policy's rank.require. */
+const rankMode = {
+    defaultCheckName: DEFAULT_RANK_CHECK_NAME,
+    gateName: "Model ranking gate",
+    commentNoun: "Ranking comment",
+    policyHistory: false,
+    readInputs: readRankActionInputs,
+    describe: (ctx, inputs) => `Rank mode: ${inputs.rank.models.length} models (${inputs.rank.models.map(quote).join(", ")}); ` +
+        `event ${ctx.eventName || "(none)"}; policy ${inputs.policy.repoPath}.`,
+    // The gate's inputs are checked before the export is read: a long read would end in the same error.
+    plan: (inputs, policy) => planRank(policy.text, inputs.policy.repoPath, {
+        models: inputs.rank.models,
+        reference: inputs.rank.reference,
+        candidate: inputs.rank.candidate,
+        names: { models: "the models input", reference: "the reference input" },
+    }),
+    decide: decideRank,
+    verdict: (report) => report.gate.verdict,
+    firstReason: (report) => report.gate.reasons[0],
+    logReasons: (report) => report.gate.reasons,
+    warnings: (report) => report.warnings,
+    title: rankGateTitle,
+    render: rankMarkdown,
+    outputs: rankOutputs,
+};
+
+;// CONCATENATED MODULE: ./src/action/workflow-run.ts
+/**
+ * On `workflow_run` (the secure fork pattern: an unprivileged `pull_request` workflow runs the
+ * benchmark and uploads the export; this privileged workflow gates it), the pull request comes
+ * from `workflow_run.pull_requests` when GitHub fills it, else from the `pull-request` input (a
+ * fork's run arrives with the list empty, so the number usually travels in the artifact). Either
+ * way it is only a claim: it is confirmed with `GET /repos/{owner}/{repo}/pulls/{number}`, whose
+ * `head.sha` must be the commit the triggering run ran on, so a forged number cannot move the
+ * verdict to another pull request. The policy is then read at that answer's `base.sha`, never at
+ * anything the artifact says.
+ */
+
+
+
+
+/** What is used of GitHub's pull request: its head and base commits and the base's repository. */
+const PullAnswer = object({
+    head: object({ sha: schemas_string().regex(COMMIT_SHA) }),
+    base: object({
+        sha: schemas_string().regex(COMMIT_SHA),
+        repo: object({ full_name: schemas_string() }).nullish(),
+    }),
+});
+/** Which pull request the run claims to be for: the event's list first, the input when it is empty. */
+function claimedNumber(req) {
+    const listed = req.run.pullRequests;
+    if (listed.length > 0) {
+        if (req.input !== null && !listed.includes(req.input))
+            throw new errors_InputError(`pull-request: #${req.input} is not among the pull requests GitHub lists for this workflow_run ` +
+                `(${listed.map((n) => `#${n}`).join(", ")}). Leave the input empty when GitHub lists the pull request.`);
+        return req.input ?? listed[0] ?? 0;
+    }
+    if (req.input === null)
+        throw new errors_InputError("On workflow_run the event names no pull request (GitHub leaves workflow_run.pull_requests empty for " +
+            "pull requests from forks): pass its number as the pull-request input (e.g. from the artifact). " +
+            "It is confirmed against the run's commit before it is used.");
+    return req.input;
+}
+/**
+ * The pull request this workflow_run is for, confirmed by the API. Throws InputError when it
+ * cannot be confirmed: no verdict is better than a verdict on the wrong pull request or policy.
+ */
+async function confirmWorkflowRunPullRequest(req, deps) {
+    const number = claimedNumber(req);
+    const octokit = deps.octokit;
+    if (octokit === null)
+        throw new errors_InputError(`On workflow_run the gate confirms pull request #${number} with the API, which needs github-token ` +
+            "(with `pull-requests: read`).");
+    let data;
+    try {
+        data = checkAnswer(await octokit.rest.pulls.get({ owner: req.owner, repo: req.repo, pull_number: number }), PullAnswer);
+    }
+    catch (error) {
+        const status = httpStatus(error);
+        if (status === 404)
+            throw new errors_InputError(`Pull request #${number} does not exist in ${req.owner}/${req.repo} (or the token cannot see it): ` +
+                "the workflow_run cannot be matched to a pull request.");
+        const why = error instanceof MalformedAnswerError
+            ? error.message
+            : `${status === null ? "no answer" : status}: ${apiMessage(error)}`;
+        throw new errors_InputError(`Cannot confirm pull request #${number} for this workflow_run (${why}), so it is not known which base ` +
+            "policy decides. Re-run the job; the token needs `pull-requests: read`.");
+    }
+    const head = data.head.sha;
+    const base = data.base.sha;
+    const baseRepo = data.base.repo?.full_name;
+    if (baseRepo !== undefined && baseRepo.toLowerCase() !== `${req.owner}/${req.repo}`.toLowerCase())
+        throw new errors_InputError(`Pull request #${number} is not into ${req.owner}/${req.repo}.`);
+    if (head !== req.run.headSha)
+        throw new errors_InputError(`Pull request #${number}'s head is ${head.slice(0, 12)}, but the workflow_run ran on ` +
+            `${req.run.headSha.slice(0, 12)}: the results are not for that pull request's current commit, so no ` +
+            "verdict is posted. (A newer push to the pull request gets its own run; a pull-request number that " +
+            "names another pull request is refused.)");
+    deps.log.info(`workflow_run: pull request #${number} confirmed (head ${head.slice(0, 12)}); its base ${base.slice(0, 12)} decides the policy.`);
+    // The privileged workflow's token can write: refusals are not a fork's read-only token.
+    return { number, baseSha: base, headSha: head, fork: false };
+}
+
+;// CONCATENATED MODULE: ./src/action/gate-action.ts
+/**
+ * The action, start to finish, for any mode (src/action/action-mode.ts): rank mode when the
+ * `models` input is set (src/action/rank-mode.ts), else evaluate (src/action/evaluate-mode.ts).
+ * Everything from outside comes in through `ActionDeps`, so this is testable without a runner;
+ * src/index.ts wires the real ones and is the single error boundary.
+ *
+ * Order matters: the verdict reaches the job summary, the step outputs and the report file before
+ * any GitHub write, so a refused or failing API (fork PR, read-only token, outage) can only cost
+ * the check run or the comment, never the verdict. The reads before the verdict (the base policy
+ * and files, a mode's own earlier reads) each fail as one warning. Nothing here fails the step: a
+ * user error is thrown (an InputError) after it is reported where it can be, and a verdict is
+ * returned with what fails the step (per `fail-on`, or a report file that could not be written),
+ * for the entry point to act on.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+function runGateAction(deps) {
+    if (isRankMode(deps.getInput))
+        return runMode(rankMode, deps);
+    // The one rank-only input evaluate would otherwise ignore in silence.
+    if (deps.getInput("reference").trim() !== "")
+        deps.log.warning("reference is used only in rank mode (with models set); evaluate compares candidate with baseline, and ignores it.");
+    return runMode(evaluateMode, deps);
+}
+/**
+ * The message the step fails with per `fail-on`, else null. `gate` names the gate in the message
+ * ("Model gate", "Model ranking gate").
+ */
+function failOnMessage(gate, verdict, reason, failOn) {
+    const fails = (failOn === "reject" && verdict === "reject") ||
+        (failOn === "reject-or-unresolved" && verdict !== "accept");
+    if (!fails)
+        return null;
+    return `${gate} verdict: ${verdict} (fail-on: ${failOn}).${reason !== undefined ? ` ${reason}` : ""}`;
+}
+/** The "Inputs" phase: the run's context and inputs read and checked, the client, the pull request confirmed. */
+async function inputsPhase(mode, deps) {
+    const { log } = deps;
+    let ctx;
+    let inputs;
+    try {
+        ctx = readRunContext(deps.env, deps.cwd);
+        inputs = mode.readInputs(deps.getInput, { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp }, ctx.pullRequest !== null || ctx.mergeGroup !== null || ctx.workflowRun !== null);
+    }
+    catch (error) {
+        // No verdict without them, but the summary can still say why.
+        if (error instanceof errors_InputError)
+            await deps.writeSummary(errorSummary(error, "input error", deps.getInput("check-name").trim() || mode.defaultCheckName));
+        throw error;
+    }
+    log.info(mode.describe(ctx, inputs));
+    for (const warning of ctx.warnings)
+        log.warning(warning);
+    if (inputs.pullRequest !== null && ctx.workflowRun === null)
+        log.warning(`pull-request is used only on workflow_run events; on ${ctx.eventName || "this event"} it is ignored.`);
+    // report-path must not replace an input or a device: found before anything is read; the
+    // verdict still goes everywhere else, and the step fails (the result says so to src/index.ts).
+    const shown = makeDisplayPath(ctx.workspace);
+    const reportProblem = outputTargetProblem(inputs.reportPath, [
+        ...[...inputs.results, ...inputs.reviews].map((path) => ({ path, shown: shown(path) })),
+        { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
+    ]);
+    const octokit = inputs.token !== "" && ctx.repo !== null ? await deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
+    if (octokit === null) {
+        log.info(inputs.token === ""
+            ? "No github-token: nothing is asked of GitHub (no check run, no comment)."
+            : "GITHUB_REPOSITORY is not set: nothing is asked of GitHub (no check run, no comment).");
+    }
+    if (ctx.workflowRun !== null) {
         try {
-            ctx = readRunContext(deps.env, deps.cwd);
-            inputs = readRankActionInputs(deps.getInput, { workspace: ctx.workspace, runnerTemp: ctx.runnerTemp }, ctx.pullRequest !== null || ctx.mergeGroup !== null || ctx.workflowRun !== null);
+            if (ctx.repo === null)
+                throw new errors_InputError("GITHUB_REPOSITORY is not set: on workflow_run the pull request cannot be confirmed.");
+            const confirmed = await confirmWorkflowRunPullRequest({ owner: ctx.repo.owner, repo: ctx.repo.repo, run: ctx.workflowRun, input: inputs.pullRequest }, { octokit, log });
+            ctx = { ...ctx, pullRequest: confirmed };
         }
         catch (error) {
             if (error instanceof errors_InputError)
-                await deps.writeSummary(errorSummary(error, "input error", deps.getInput("check-name").trim() || DEFAULT_RANK_CHECK_NAME));
+                await reportInputError(error, inputs, ctx, octokit, deps);
             throw error;
         }
-        log.info(`Rank mode: ${inputs.rank.models.length} models (${inputs.rank.models.map(quote).join(", ")}); ` +
-            `event ${ctx.eventName || "(none)"}; policy ${inputs.policy.repoPath}.`);
-        for (const warning of ctx.warnings)
-            log.warning(warning);
-        const reportProblem = outputTargetProblem(inputs.reportPath, [
-            ...[...inputs.results, ...inputs.reviews].map((path) => ({
-                path,
-                shown: makeDisplayPath(ctx.workspace)(path),
-            })),
-            { path: inputs.policy.absPath, shown: inputs.policy.repoPath },
-        ]);
-        const octokit = inputs.token !== "" && ctx.repo !== null ? await deps.makeOctokit(inputs.token, ctx.apiUrl) : null;
-        if (octokit === null)
-            log.info("No github-token or repository: nothing is asked of GitHub.");
-        if (ctx.workflowRun !== null) {
-            try {
-                if (ctx.repo === null)
-                    throw new errors_InputError("GITHUB_REPOSITORY is not set: on workflow_run the pull request cannot be confirmed.");
-                const confirmed = await confirmWorkflowRunPullRequest({ owner: ctx.repo.owner, repo: ctx.repo.repo, run: ctx.workflowRun, input: inputs.pullRequest }, { octokit, log });
-                ctx = { ...ctx, pullRequest: confirmed };
-            }
-            catch (error) {
-                if (error instanceof errors_InputError)
-                    await reportInputError(error, inputs, ctx, octokit, deps);
-                throw error;
-            }
-        }
-        return { ctx, inputs, octokit, reportProblem };
-    });
-    const displayPath = makeDisplayPath(ctx.workspace);
-    let report;
-    let onUnresolved;
-    try {
-        const policy = await log.group("Policy", async () => {
-            const chosen = await choosePolicy(inputs, ctx, octokit, deps);
-            log.info(`Policy ${inputs.policy.repoPath}: ${chosen.source}; last changed in ${chosen.lastCommit ?? "an unknown commit"}` +
-                `${chosen.headText !== null ? "; this change edits it (not applied: the base commit's version decides)" : ""}.`);
-            return chosen;
+    }
+    return { ctx, inputs, octokit, reportProblem };
+}
+/** The "Policy" phase: the policy that decides, and (when the mode asks) its recent history. */
+async function policyPhase(withHistory, { inputs, ctx, octokit }, deps) {
+    const { log } = deps;
+    const chosen = await choosePolicy(inputs, ctx, octokit, deps);
+    log.info(`Policy ${inputs.policy.repoPath}: ${chosen.source}; last changed in ${chosen.lastCommit ?? "an unknown commit"}` +
+        `${chosen.headText !== null ? "; this change edits it (not applied: the base commit's version decides)" : ""}.`);
+    // The base policy's recent history from git, for the report's policy section.
+    const history = !withHistory || chosen.historyRev === null
+        ? null
+        : await recentPolicyHistory({
+            workspace: ctx.workspace,
+            path: inputs.policy.repoPath,
+            rev: chosen.historyRev,
+            today: deps.today,
+            git: deps.git,
         });
-        // The gate's inputs are checked before the export is read: a long read would end in the same error.
-        const parsed = parsePolicy(policy.text, inputs.policy.repoPath);
-        const fromPolicy = parsed.rank?.reference ?? null;
-        if (inputs.rank.reference === null && fromPolicy !== null && !inputs.rank.models.includes(fromPolicy))
-            throw new errors_InputError(`The policy's rank.reference ${quote(fromPolicy)} is not among the models input (${inputs.rank.models.map(quote).join(", ")}): add it there, or set the reference input.`);
-        const reference = inputs.rank.reference ?? fromPolicy;
-        checkRankGate(parsed.rank?.require ?? "top_resolved", inputs.rank.candidate, reference, inputs.rank.models);
-        // As in evaluate: the base commit's results and reviews, so a rewritten history is caught.
+    if (history !== null)
+        log.info(history.unavailable === null
+            ? `Policy history: the last ${words_plural(history.entries.length, "change")} up to the base commit.`
+            : `Policy history not available: ${history.unavailable}.`);
+    return { ...chosen, history };
+}
+/** The phases up to the decision; an input error is reported (summary, check run) and thrown. */
+async function decidePhases(mode, started, deps) {
+    const { log } = deps;
+    const { inputs, ctx, octokit } = started;
+    try {
+        const policy = await log.group("Policy", () => policyPhase(mode.policyHistory, started, deps));
+        const plan = mode.plan(inputs, policy);
         const bases = await log.group("Append-only", () => baseVersions(inputs, ctx, octokit, deps));
-        ({ report, onUnresolved } = await log
-            .group("Reading the results", async () => {
-            const read = await readRankInputs({
+        const displayPath = makeDisplayPath(ctx.workspace);
+        return await mode
+            .decide({
+            inputs,
+            ctx,
+            octokit,
+            policy,
+            bases,
+            read: {
                 previous: bases?.previous ?? null,
                 results: inputs.results,
                 reviews: inputs.reviews,
@@ -82828,57 +82862,56 @@ async function runRankAction(deps) {
                     source: policy.source,
                     lastCommit: policy.lastCommit,
                 },
-                models: inputs.rank.models,
                 today: deps.today,
                 displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
                 ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
-            });
-            const ranked = runRank(read.data, read.policy, {
-                reference,
-                candidate: inputs.rank.candidate,
-                toolVersion: TOOL_VERSION,
-                appendOnly: read.appendOnly,
-            });
-            log.info(`Read ${words_plural(ranked.provenance.rows_read, "row")} in ${words_plural(ranked.provenance.passes, "pass", "passes")}.`);
-            // Rank mode does not list the base → head changes (evaluate does): it says that there are some.
-            const edited = policy.headText === null
-                ? []
-                : [
-                    `This change edits the policy ${inputs.policy.repoPath}; the base commit's version decides, and the edit applies once merged.`,
-                ];
-            return {
-                report: edited.length === 0 ? ranked : { ...ranked, warnings: [...ranked.warnings, ...edited] },
-                onUnresolved: read.policy.policy.on_unresolved,
-            };
-        })
-            .finally(() => bases?.dispose()));
+            },
+            deps,
+        }, plan)
+            .finally(() => bases?.dispose());
     }
     catch (error) {
         if (error instanceof errors_InputError)
             await log.group("Reporting the error", () => reportInputError(error, inputs, ctx, octokit, deps));
         throw error;
     }
-    const delivery = await log.group("Verdict", async () => {
-        const summary = renderWithinBytes((maxLength) => rankMarkdown(report, inputs.checkName, maxLength), STEP_SUMMARY_MAX_BYTES);
-        const summaryWritten = await deps.writeSummary(summary);
-        let outputsSet = true;
-        for (const [name, value] of Object.entries(rankOutputs(report, inputs.reportPath)))
-            outputsSet = deps.setOutput(name, value) && outputsSet;
-        log.info(`${rankGateTitle(report)}.`);
-        for (const reason of report.gate.reasons)
-            log.info(`  ${reason}`);
-        for (const warning of report.warnings)
-            log.warning(warning);
-        const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
-        return { summary: summaryWritten, outputs: outputsSet, reportFile };
-    });
+}
+/** The "Verdict" phase: the job summary, the step outputs, the log and the report file, before any GitHub call. */
+async function deliverVerdict(mode, report, { inputs, reportProblem }, deps) {
+    const { log } = deps;
+    const summary = renderWithinBytes((maxLength) => mode.render(report, inputs.checkName, maxLength), STEP_SUMMARY_MAX_BYTES);
+    const summaryWritten = await deps.writeSummary(summary);
+    let outputsSet = true;
+    for (const [name, value] of Object.entries(mode.outputs(report, inputs.reportPath)))
+        outputsSet = deps.setOutput(name, value) && outputsSet;
+    log.info(`${mode.title(report)}.`);
+    for (const reason of mode.logReasons(report))
+        log.info(`  ${reason}`);
+    for (const warning of mode.warnings(report))
+        log.warning(warning);
+    const reportFile = await writeReportFile(report, inputs.reportPath, reportProblem, deps);
+    return { summary: summaryWritten, outputs: outputsSet, reportFile };
+}
+/**
+ * Runs the action in one mode. Throws InputError for user errors (after reporting them where it
+ * can). The log is folded by phase: inputs, policy, append-only, the mode's reads, verdict, GitHub.
+ */
+async function runMode(mode, deps) {
+    const { log } = deps;
+    const started = await log.group("Inputs", () => inputsPhase(mode, deps));
+    const { inputs, ctx, octokit } = started;
+    const decided = await decidePhases(mode, started, deps);
+    const { report } = decided;
+    // The verdict reaches the summary, the outputs and the report file before any GitHub call.
+    const delivery = await log.group("Verdict", () => deliverVerdict(mode, report, started, deps));
     const { checkRunId, commentId } = await log.group("GitHub", () => publishToGitHub({
-        conclusion: conclusionFor(report.gate.verdict, onUnresolved),
-        title: rankGateTitle(report),
-        checkText: () => rankMarkdown(report, inputs.checkName, CHECK_RUN_TEXT_MAX),
-        comment: () => rankCommentBody(report, inputs.checkName, inputs.commentKey),
-        author: null,
-        commentNoun: "Ranking comment",
+        conclusion: decided.conclusion,
+        title: mode.title(report),
+        checkText: () => mode.render(report, inputs.checkName, CHECK_RUN_TEXT_MAX),
+        comment: decided.comment,
+        ...(decided.externalId === undefined ? {} : { externalId: decided.externalId }),
+        author: decided.author,
+        commentNoun: mode.commentNoun,
     }, inputs, ctx, octokit, delivery, deps));
     for (const [name, value] of Object.entries(idOutputs(checkRunId, commentId)))
         deps.setOutput(name, value);
@@ -82886,27 +82919,9 @@ async function runRankAction(deps) {
         report,
         checkRunId,
         commentId,
-        verdictFailure: failOnMessage("Model ranking gate", report.gate.verdict, report.gate.reasons[0], inputs.failOn),
+        verdictFailure: failOnMessage(mode.gateName, mode.verdict(report), mode.firstReason(report), inputs.failOn),
         undelivered: delivery.reportFile ? [] : ["report file"],
     };
-}
-
-;// CONCATENATED MODULE: ./src/action/run-gate.ts
-/**
- * Which run the action makes: rank mode when the `models` input is set (src/action/rank-run.ts),
- * else evaluate (src/action/run.ts). Apart from run.ts so the rank run can reuse run.ts's pieces
- * without an import circle.
- */
-
-
-
-function runGateAction(deps) {
-    if (isRankMode(deps.getInput))
-        return runRankAction(deps);
-    // The one rank-only input evaluate would otherwise ignore in silence.
-    if (deps.getInput("reference").trim() !== "")
-        deps.log.warning("reference is used only in rank mode (with models set); evaluate compares candidate with baseline, and ignores it.");
-    return runAction(deps);
 }
 
 ;// CONCATENATED MODULE: ./src/read/retired-read-settings.ts
@@ -82934,7 +82949,7 @@ const external_node_vm_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 ;// CONCATENATED MODULE: ./src/io/full-collection.ts
 /**
  * A full garbage collection the gate can ask for where a large read leaves most of its memory as
- * garbage (issue 15): in the builder's last step (dataset-finish.ts) once the read-only state is dropped (before the
+ * garbage: in the builder's last step (dataset-finish.ts) once the read-only state is dropped (before the
  * Dataset's table is made beside what is held), once the read returns (the builder itself), and
  * once the fragility search is done (before the evaluations at each review revision). V8 collects
  * when its heuristics say so, usually later, and the peak RSS is then the live state plus that
@@ -83021,7 +83036,7 @@ function readMap(url) {
 ;// CONCATENATED MODULE: ./src/index.ts
 // Action entry point (bundled to dist/index.js). Wires the runner (@actions/core), GitHub
 // (@actions/github's Octokit, with the retry and throttling plugins) and git into
-// src/action/run-gate.ts (evaluate, or rank mode), and is the single error boundary and the one
+// src/action/gate-action.ts (evaluate, or rank mode), and is the single error boundary and the one
 // place that fails the step: a user error (InputError, PolicyError) fails it with its message and
 // no stack; a verdict fails it per fail-on; something the run could not deliver (the report file,
 // GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), already said with one ::error:: each, fails it with no
@@ -83042,28 +83057,14 @@ function readMap(url) {
 
 /**
  * The run's retry settings: one RetryBudget for every GitHub call of the run (a dead API costs
- * seconds, docs/action.md). Test hooks: MODEL_GATE_RETRY_BASE_MS shortens the waits between
- * retries (and a rate limit's), MODEL_GATE_WRITE_SPACING_MS the least time between two writes.
+ * seconds, docs/action.md). The end-to-end tests shorten the waits from outside the product
+ * (test/helpers/short-waits.mjs, loaded with `node --import`), so nothing here reads a test knob.
  */
-function retrySettings(env) {
-    const number = (name) => {
-        const raw = env[name];
-        return raw !== undefined && /^\d{1,6}$/.test(raw) ? Number(raw) : null;
-    };
-    return {
-        ...DEFAULT_RETRY,
-        baseDelayMs: number("MODEL_GATE_RETRY_BASE_MS") ?? DEFAULT_RETRY.baseDelayMs,
-        writeSpacingMs: number("MODEL_GATE_WRITE_SPACING_MS") ?? DEFAULT_RETRY.writeSpacingMs,
-        budget: new RetryBudget(RETRY_BUDGET_UNITS),
-    };
+function retrySettings() {
+    return { ...DEFAULT_RETRY, budget: new RetryBudget(RETRY_BUDGET_UNITS) };
 }
 /** A GitHub call that never answers must not hold the job until its 6-hour timeout. */
 const REQUEST_TIMEOUT_MS = 20_000;
-/** Test hook: MODEL_GATE_REQUEST_TIMEOUT_MS shortens the per-request timeout. */
-function requestTimeout(env) {
-    const raw = env["MODEL_GATE_REQUEST_TIMEOUT_MS"];
-    return raw !== undefined && /^\d{1,7}$/.test(raw) ? Number(raw) : REQUEST_TIMEOUT_MS;
-}
 /**
  * fetch with a per-request timeout. A timed-out call fails like a dropped connection: it is
  * retried with backoff, then becomes one warning (src/action/github-api.ts).
@@ -83138,7 +83139,7 @@ async function main() {
     for (const note of retiredReadSettingNotes(process.env))
         log.debug(note);
     const collectGarbage = fullCollectionFor(process.env);
-    const retry = retrySettings(process.env);
+    const retry = retrySettings();
     let outcome;
     try {
         const result = await runGateAction({
@@ -83181,7 +83182,7 @@ async function main() {
             },
             makeOctokit: async (token, baseUrl) => createOctokit(await loadGetOctokit(), token, {
                 baseUrl,
-                fetch: fetchWithTimeout(requestTimeout(process.env)),
+                fetch: fetchWithTimeout(REQUEST_TIMEOUT_MS),
                 retry,
                 log,
             }),
