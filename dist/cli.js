@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1855);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2934);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3832);
 /* harmony import */ var _read_retired_read_settings_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7674);
@@ -2557,7 +2557,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1855:
+/***/ 2934:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3341,21 +3341,8 @@ function markdownProse(s, maxChars = WHOLE_TEXT_MAX_CHARS) {
         .join("");
 }
 
-;// CONCATENATED MODULE: ./src/core/words.ts
-/**
- * Counts in words, for every sentence the gate writes: the noun (or verb) agrees with its count,
- * "1 task", "2 tasks", "1 check fails", "2 checks fail". One helper, so no rendering says
- * "1 passes".
- */
-/** The word that agrees with `n`: `one` for exactly 1, else `many` (default `one` + "s"). */
-function words_pluralWord(n, one, many = `${one}s`) {
-    return n === 1 ? one : many;
-}
-/** The count and the word that agrees with it: plural(1, "task") → "1 task", plural(2, "task") → "2 tasks". */
-function words_plural(n, one, many = `${one}s`) {
-    return `${n} ${words_pluralWord(n, one, many)}`;
-}
-
+// EXTERNAL MODULE: ./src/core/words.ts
+var words = __nccwpck_require__(7522);
 ;// CONCATENATED MODULE: ./src/core/decision/format.ts
 /** Relative tolerance for "observed equals the threshold" (absorbs 3.7/100 ≠ 0.037 style noise). */
 const THRESHOLD_TOLERANCE = 1e-12;
@@ -3727,7 +3714,7 @@ function readingsNote(report) {
         (unknown ? " Bounded, Δ̂ is unknown: a common valid task has a lost result." : ""));
 }
 
-;// CONCATENATED MODULE: ./src/core/reruns/runs-report.ts
+;// CONCATENATED MODULE: ./src/core/run-history/runs-report.ts
 
 /** The most runs the comment remembers. */
 const RUN_HISTORY_MAX = 20;
@@ -3920,10 +3907,10 @@ function marginFigure(report, f) {
     if (marginUnknown(c)) {
         // Δ̂ is a range: the margin bounds over the lost results (and the open labels) say where it lies.
         return (`${f.gen("margin ")}${f.strong(f.gen(`${format_number_formatPp(c.margin_lower)} … ${format_number_formatPp(c.margin_upper)}`))}` +
-            f.gen(` (whichever way the lost results fall, on ${formatCount(c.common_valid_tasks)} common valid ${words_pluralWord(c.common_valid_tasks, "task", "tasks")})`));
+            f.gen(` (whichever way the lost results fall, on ${formatCount(c.common_valid_tasks)} common valid ${(0,words/* pluralWord */.X)(c.common_valid_tasks, "task", "tasks")})`));
     }
     return (`${f.gen("margin ")}${f.strong(f.gen(format_number_formatPp(c.margin)))}` +
-        f.gen(` (${s === "" ? "" : `${s} on `}${formatCount(c.common_valid_tasks)} common valid ${words_pluralWord(c.common_valid_tasks, "task", "tasks")})`));
+        f.gen(` (${s === "" ? "" : `${s} on `}${formatCount(c.common_valid_tasks)} common valid ${(0,words/* pluralWord */.X)(c.common_valid_tasks, "task", "tasks")})`));
 }
 /** How the bound treats the open labels (SPEC §3 revision 2: over every resolution of them). */
 function openLabels(report, which) {
@@ -3932,7 +3919,7 @@ function openLabels(report, which) {
     const lost = lostResultsBounded(report);
     if (u === 0)
         return lost ? "over every way the lost results fall" : "with no open labels";
-    const labels = `${formatCount(u)} open ${words_pluralWord(u, "label", "labels")}${lost ? " and the lost results" : ""}`;
+    const labels = `${formatCount(u)} open ${(0,words/* pluralWord */.X)(u, "label", "labels")}${lost ? " and the lost results" : ""}`;
     const kind = which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
     if (kind === "pessimistic") {
         return `with the ${labels} at their ${which === "lcb" ? "worst" : "best"} (validity_bound: pessimistic)`;
@@ -3980,7 +3967,7 @@ function whySentence(report, f) {
         // The checks are named in the table and in "what would change": counted here, not listed,
         // and counted as the table shows them (the margin's row among them when it fails).
         const n = check_display_failingChecks(report).length;
-        const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${words_pluralWord(n, "fails", "fail")}`));
+        const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${(0,words/* pluralWord */.X)(n, "fails", "fail")}`));
         if (standing === "accept") {
             return (head +
                 f.gen("; the ") +
@@ -4102,12 +4089,12 @@ function whatWouldChange(report, f) {
             const u = c.unresolved_tasks;
             if (!c.fragility_unbounded && c.resolution_distance !== null && u > 0) {
                 const n = c.resolution_distance;
-                parts.push(f.gen(`resolving ${atMost}${formatCount(n)} of the ${formatCount(u)} open ${words_pluralWord(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`) + (c.fragility_tasks.length > 0 ? f.gen("; review first ") + firstTasks(report, f) : ""));
+                parts.push(f.gen(`resolving ${atMost}${formatCount(n)} of the ${formatCount(u)} open ${(0,words/* pluralWord */.X)(u, "label", "labels")} (disputed or unreviewed → valid or broken) can decide it`) + (c.fragility_tasks.length > 0 ? f.gen("; review first ") + firstTasks(report, f) : ""));
             }
             else if (u > 0) {
                 parts.push(f.gen(c.fragility_exact
-                    ? `no resolution of the ${formatCount(u)} open ${words_pluralWord(u, "label", "labels")} can decide it`
-                    : `the search found no resolution of the ${formatCount(u)} open ${words_pluralWord(u, "label", "labels")} that decides it`));
+                    ? `no resolution of the ${formatCount(u)} open ${(0,words/* pluralWord */.X)(u, "label", "labels")} can decide it`
+                    : `the search found no resolution of the ${formatCount(u)} open ${(0,words/* pluralWord */.X)(u, "label", "labels")} that decides it`));
             }
             if (marginUnknown(c)) {
                 parts.push(f.gen("the attempts lost to infrastructure leave Δ̂ unknown and widen both bounds: re-running them narrows the bounds"));
@@ -4148,13 +4135,13 @@ function whatWouldChange(report, f) {
         const share = c.review_fragility_share === null
             ? ""
             : `, ${formatPercent(c.review_fragility_share)} of the ${formatCount(c.common_valid_tasks)} common valid tasks`;
-        items.push(f.strong(f.gen(`Relabelling ${atMost}${formatCount(n)} reviewed ${words_pluralWord(n, "task", "tasks")}`)) +
+        items.push(f.strong(f.gen(`Relabelling ${atMost}${formatCount(n)} reviewed ${(0,words/* pluralWord */.X)(n, "task", "tasks")}`)) +
             f.gen(` (valid → broken, or broken → valid${share}) gives a different verdict` +
                 (c.fragility_exact ? "." : "; the search is greedy, so fewer may do.")));
     }
     const u = c.unresolved_tasks;
     if (u > 0) {
-        items.push(f.gen(`Resolving the ${formatCount(u)} open ${words_pluralWord(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`));
+        items.push(f.gen(`Resolving the ${formatCount(u)} open ${(0,words/* pluralWord */.X)(u, "label", "labels")} cannot change it: the ${report.verdict === "accept" ? "lower bound already assumes the least" : "upper bound already assumes the most"} favourable resolution.`));
     }
     return items;
 }
@@ -4375,7 +4362,7 @@ const HTML_WARNINGS_MAX = 20;
 function warningBoxes(warnings, safe) {
     const out = warnings.slice(0, HTML_WARNINGS_MAX).map((w) => `<div class="warning">⚠️ ${safe(w)}</div>`);
     if (warnings.length > HTML_WARNINGS_MAX)
-        out.push(`<div class="warning">⚠️ ${escapeHtmlGenerated(`… and ${words_plural(warnings.length - HTML_WARNINGS_MAX, "more warning")} in the report file.`)}</div>`);
+        out.push(`<div class="warning">⚠️ ${escapeHtmlGenerated(`… and ${(0,words/* plural */.L)(warnings.length - HTML_WARNINGS_MAX, "more warning")} in the report file.`)}</div>`);
     return out;
 }
 /** A legend entry: a colour swatch and its words (generated text). */
@@ -4708,8 +4695,8 @@ function headlineParts(c) {
         `Δ̂ ${c.margin.change === null ? "n/a" : format_number_formatPp(c.margin.change)}`,
     ];
     if (c.unavailable === null)
-        parts.push(words_plural(flipsOf(c), "task flipped", "tasks flipped"));
-    parts.push(words_plural(c.labels.count, "label changed", "labels changed"));
+        parts.push((0,words/* plural */.L)(flipsOf(c), "task flipped", "tasks flipped"));
+    parts.push((0,words/* plural */.L)(c.labels.count, "label changed", "labels changed"));
     const inputs = changedInputs(c);
     parts.push(inputs.length === 0 ? "same inputs" : `changed: ${inputs.join(", ")}`);
     return parts;
@@ -4750,7 +4737,7 @@ function moreSentence(shown, listed, count, noun) {
     if (count <= shown)
         return null;
     const inFile = listed >= count ? "in the report file" : `(the report file lists the first ${formatCount(listed)})`;
-    return `… and ${words_plural(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`;
+    return `… and ${(0,words/* plural */.L)(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`;
 }
 function moreLine(shown, listed, count, noun) {
     const more = moreSentence(shown, listed, count, noun);
@@ -4783,9 +4770,9 @@ function flipsMd(c, items, revisions) {
             continue;
         const oneRun = [
             ...(m.only_previous > 0
-                ? [`${words_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
+                ? [`${(0,words/* plural */.L)(m.only_previous, "task", "tasks")} without a counted attempt now`]
                 : []),
-            ...(m.only_current > 0 ? [`${words_plural(m.only_current, "task", "tasks")} new`] : []),
+            ...(m.only_current > 0 ? [`${(0,words/* plural */.L)(m.only_current, "task", "tasks")} new`] : []),
         ];
         const only = oneRun.length === 0 ? "" : ` (${oneRun.join(", ")})`;
         out.push(`- ${role} ${escapeCode(m.model, MODEL_CHARS)}: ${formatCount(m.pass_to_fail_count)} pass → fail, ` +
@@ -4806,7 +4793,7 @@ function flipsMd(c, items, revisions) {
             notes.push(...moreLine(Math.min(items, m.pass_to_fail.length), m.pass_to_fail.length, m.pass_to_fail_count, `${role} pass → fail task`));
             notes.push(...moreLine(Math.min(items, m.fail_to_pass.length), m.fail_to_pass.length, m.fail_to_pass_count, `${role} fail → pass task`));
         }
-        out.push("", ...mdDetails(`${words_plural(flipsOf(c), "task", "tasks")} whose result flipped`, [
+        out.push("", ...mdDetails(`${(0,words/* plural */.L)(flipsOf(c), "task", "tasks")} whose result flipped`, [
             "A flip is a change of the task's pass rate for that model (for one attempt: pass ↔ fail); the rates are shown.",
             "",
             ...mdTable(["Task", "Model", "Flip", "Before", "After"], "|:--|:--|:--|--:|--:|", rows),
@@ -4830,7 +4817,7 @@ function labelsMd(c, items, revisions) {
         escapeMarkdownInline(t.after, 20),
         t.review_revision === null ? "never labelled" : `r${formatCount(t.review_revision)}`,
     ]);
-    return mdDetails(`${words_plural(l.count, "label", "labels")} changed (${how})`, [
+    return mdDetails(`${(0,words/* plural */.L)(l.count, "label", "labels")} changed (${how})`, [
         ...mdTable(["Task", "Before", "After", "Review revision"], "|:--|:--|:--|--:|", rows),
         ...moreLine(rows.length, l.tasks.length, l.count, "label"),
     ]);
@@ -4850,7 +4837,7 @@ function moversMd(c, items, revisions) {
         format_number_formatPp(t.contribution_after, 3),
         `**${format_number_formatPp(t.change, 3)}**`,
     ]);
-    return mdDetails(`The tasks that moved the margin most (${words_plural(m.count, "task", "tasks")} moved it)`, [
+    return mdDetails(`The tasks that moved the margin most (${(0,words/* plural */.L)(m.count, "task", "tasks")} moved it)`, [
         "A task's contribution to Δ̂ is its d / N\\_v on the common valid tasks V (0 outside V); the changes of all tasks add up to Δ̂'s change.",
         "",
         ...mdTable(["Task", "d before", "d after", "Contribution before", "after", "Change"], "|:--|--:|--:|--:|--:|--:|", rows),
@@ -4936,7 +4923,7 @@ function sinceLastRunText(report) {
     }
     const m = c.movers;
     if (m !== null && m.count > 0) {
-        out.push(`  Moved the margin most (${words_plural(m.count, "task", "tasks")} moved it):`);
+        out.push(`  Moved the margin most (${(0,words/* plural */.L)(m.count, "task", "tasks")} moved it):`);
         for (const t of m.tasks.slice(0, TEXT_ITEMS))
             out.push(`    ${task(t)}: ${format_number_formatPp(t.change, 3)}`);
         if (m.count > Math.min(TEXT_ITEMS, m.tasks.length)) {
@@ -4981,9 +4968,9 @@ function flipsPart(c, revisions) {
             continue;
         const oneRun = [
             ...(m.only_previous > 0
-                ? [`${words_plural(m.only_previous, "task", "tasks")} without a counted attempt now`]
+                ? [`${(0,words/* plural */.L)(m.only_previous, "task", "tasks")} without a counted attempt now`]
                 : []),
-            ...(m.only_current > 0 ? [`${words_plural(m.only_current, "task", "tasks")} new`] : []),
+            ...(m.only_current > 0 ? [`${(0,words/* plural */.L)(m.only_current, "task", "tasks")} new`] : []),
         ];
         lines.push(`<li>${g(`${role} `)}${f.code(m.model, MODEL_CHARS)}${g(`: ${formatCount(m.pass_to_fail_count)} pass → fail, ${formatCount(m.fail_to_pass_count)} fail → pass` +
             (oneRun.length === 0 ? "" : ` (${oneRun.join(", ")})`))}</li>`);
@@ -5015,7 +5002,7 @@ function flipsPart(c, revisions) {
         return out;
     return [
         ...out,
-        `<h3>${g(`${words_plural(flipsOf(c), "task", "tasks")} whose result flipped`)}</h3>`,
+        `<h3>${g(`${(0,words/* plural */.L)(flipsOf(c), "task", "tasks")} whose result flipped`)}</h3>`,
         p(g("A flip is a change of the task's pass rate for that model (for one attempt: pass ↔ fail); the rates are shown."), "small"),
         htmlTable(["Task", "Model", "Flip", "Before", "After"].map(g), rows, { numeric: [3, 4], keep: [1, 2] }),
         ...notes,
@@ -5036,7 +5023,7 @@ function labelsPart(c, revisions) {
         g(t.review_revision === null ? "never labelled" : `r${formatCount(t.review_revision)}`),
     ]);
     return [
-        `<h3>${g(`${words_plural(l.count, "label", "labels")} changed (${how})`)}</h3>`,
+        `<h3>${g(`${(0,words/* plural */.L)(l.count, "label", "labels")} changed (${how})`)}</h3>`,
         htmlTable(["Task", "Before", "After", "Review revision"].map(g), rows, { numeric: [3] }),
         ...more(shown.length, l.tasks.length, l.count, "label"),
     ];
@@ -5056,7 +5043,7 @@ function moversPart(c, revisions) {
         f.strong(g(format_number_formatPp(t.change, 3))),
     ]);
     return [
-        `<h3>${g(`The tasks that moved the margin most (${words_plural(m.count, "task", "tasks")} moved it)`)}</h3>`,
+        `<h3>${g(`The tasks that moved the margin most (${(0,words/* plural */.L)(m.count, "task", "tasks")} moved it)`)}</h3>`,
         p(g("A task's contribution to Δ̂ is its d / N_v on the common valid tasks V (0 outside V); the changes of all tasks add up to Δ̂'s change."), "small"),
         htmlTable(["Task", "d before", "d after", "Contribution before", "after", "Change"].map(g), rows, {
             numeric: [1, 2, 3, 4, 5],
@@ -5136,7 +5123,7 @@ function marginSection(report) {
         `<ul class="legend">${MARK_LEGEND}</ul>`,
         "<figure>",
         svg,
-        `<figcaption>${render_evaluate_html_g(`Candidate − baseline on ${words_plural(c.common_valid_tasks, "common valid task")}, ${words_plural(c.unresolved_tasks, "open label")} (${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed), ${formatPercent(c.confidence)} one-sided` +
+        `<figcaption>${render_evaluate_html_g(`Candidate − baseline on ${(0,words/* plural */.L)(c.common_valid_tasks, "common valid task")}, ${(0,words/* plural */.L)(c.unresolved_tasks, "open label")} (${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed), ${formatPercent(c.confidence)} one-sided` +
             (anyConservative(c) ? `; LCB … UCB are ${CONSERVATIVE} bounds.` : "."))}</figcaption>`,
         "</figure>",
     ];
@@ -5187,7 +5174,7 @@ function revisionSection(report) {
         render_evaluate_html_g(`${format_number_formatPp(r.margin_lower)} … ${format_number_formatPp(r.margin_upper)}`),
         render_evaluate_html_g(`${format_number_formatPp(r.lcb)} … ${format_number_formatPp(r.ucb)}${r.lcb_bound_kind === "conservative" || r.ucb_bound_kind === "conservative" ? ` (${CONSERVATIVE})` : ""}`),
         r.label_conflicts > 0
-            ? render_evaluate_html_g(`labels conflict on ${words_plural(r.label_conflicts, "task")}`)
+            ? render_evaluate_html_g(`labels conflict on ${(0,words/* plural */.L)(r.label_conflicts, "task")}`)
             : escapeHtmlText(r.verdict ?? "n/a", 20),
     ]);
     out.push(htmlTable(["Revision", "Valid · open · broken", "Δ̂", "Δ_L … Δ_H", "LCB … UCB", "Verdict"].map((s) => render_evaluate_html_g(s)), rows, {
@@ -5196,7 +5183,7 @@ function revisionSection(report) {
     const last = v.latest_reclassification;
     // One that moved the verdict is the page's first warning already: said once.
     if (last !== null && !last.verdict_changed)
-        out.push(render_evaluate_html_p(render_evaluate_html_g(`Latest reclassification: review revision ${formatCount(last.revision)} reclassified ${words_plural(last.tasks_changed, "task")}; the verdict did not move.`)));
+        out.push(render_evaluate_html_p(render_evaluate_html_g(`Latest reclassification: review revision ${formatCount(last.revision)} reclassified ${(0,words/* plural */.L)(last.tasks_changed, "task")}; the verdict did not move.`)));
     return out;
 }
 function figuresSection(report) {
@@ -7770,7 +7757,7 @@ function smallestSatisfying(t, f, estimate, limit) {
  * in full, once.
  */
 function oneTaskListFix(split) {
-    return (`${words_plural(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results ` +
+    return (`${(0,words/* plural */.L)(split.sharedTaskIds, "task id")} ${split.sharedTaskIds === 1 ? "is" : "are"} in both models' results ` +
         `under two dataset revisions, so none is common: see Same dataset revisions`);
 }
 /**
@@ -7780,8 +7767,8 @@ function oneTaskListFix(split) {
 function noValidLabelDetail(a, t, revisions) {
     const open = a.unresolvedTasks;
     const labels = a.disputedTasks === 0
-        ? `all ${words_plural(open, "common task")} ${open === 1 ? "is" : "are"} unreviewed: the results carry no validity labels`
-        : `the ${words_plural(open, "common task")} ${open === 1 ? "is" : "are"} open (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed)`;
+        ? `all ${(0,words/* plural */.L)(open, "common task")} ${open === 1 ? "is" : "are"} unreviewed: the results carry no validity labels`
+        : `the ${(0,words/* plural */.L)(open, "common task")} ${open === 1 ? "is" : "are"} open (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed)`;
     return (`No common task is labelled valid — ${labels}, and the policy needs ${t.text} common valid tasks. ` +
         `Add labels with a reviews file (--reviews; the action's reviews input): ` +
         `\`model-gate import verified-annotations\` for SWE-bench Verified, or \`model-gate import reviews-csv\` for your own sheet, ` +
@@ -7800,7 +7787,7 @@ function commonValidCheck(a, t, split, revisions) {
             detail: noValidLabelDetail(a, t, revisions),
         };
     }
-    let detail = `${words_plural(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
+    let detail = `${(0,words/* plural */.L)(nv, "common valid task")} (labelled valid, attempted by both models); the policy needs ${t.text}`;
     if (!passed && split !== null) {
         detail += ` — ${oneTaskListFix(split)}`;
     }
@@ -7810,7 +7797,7 @@ function commonValidCheck(a, t, split, revisions) {
             : null;
         detail +=
             more !== null
-                ? ` — ${words_plural(more, "more common valid task")} (run by both models, or resolved as valid) would satisfy it`
+                ? ` — ${(0,words/* plural */.L)(more, "more common valid task")} (run by both models, or resolved as valid) would satisfy it`
                 : " — the count cannot satisfy this threshold by adding tasks";
     }
     return {
@@ -7850,16 +7837,16 @@ function infraRemedy(side, infraErrors, attempts, t) {
         return " — adding attempts only lowers the rate, so this threshold (a minimum) cannot be met by re-running";
     }
     if (x !== null && x <= infraErrors) {
-        return ` — re-running ${x} of the ${words_plural(infraErrors, "attempt")} that ended in an infra error, without one, would satisfy it`;
+        return ` — re-running ${x} of the ${(0,words/* plural */.L)(infraErrors, "attempt")} that ended in an infra error, without one, would satisfy it`;
     }
     if (x !== null && x <= attempts) {
         const retried = infraErrors / (attempts + infraErrors);
-        return (` — ${words_plural(x, "more attempt")} without an infra error would satisfy it (on a fixed harness, e.g. re-running part of the benchmark); ` +
-            `re-running only the ${words_plural(infraErrors, "attempt")} that ended in an infra error would leave it at ${pct(retried)}`);
+        return (` — ${(0,words/* plural */.L)(x, "more attempt")} without an infra error would satisfy it (on a fixed harness, e.g. re-running part of the benchmark); ` +
+            `re-running only the ${(0,words/* plural */.L)(infraErrors, "attempt")} that ended in an infra error would leave it at ${pct(retried)}`);
     }
     const twice = infraErrors / (2 * attempts);
-    return (` — no re-run can satisfy it: attempts are only appended, so the ${words_plural(infraErrors, "infra error")} stay and the rate falls only as attempts without one are added, ` +
-        `and even a second run as large as this one (${words_plural(attempts, "more attempt")}) without a single infra error would leave it at ${pct(twice)}. ` +
+    return (` — no re-run can satisfy it: attempts are only appended, so the ${(0,words/* plural */.L)(infraErrors, "infra error")} stay and the rate falls only as attempts without one are added, ` +
+        `and even a second run as large as this one (${(0,words/* plural */.L)(attempts, "more attempt")}) without a single infra error would leave it at ${pct(twice)}. ` +
         `Fix the infrastructure and run the benchmark again for the ${side}`);
 }
 function infraRateCheck(side, m, t) {
@@ -7877,7 +7864,7 @@ function infraRateCheck(side, m, t) {
         };
     }
     const passed = satisfies(rate, t);
-    let detail = `The ${side} had ${words_plural(m.infra_errors, "infra error")} in ${words_plural(denom, "attempt")} (${pct(rate)}); the policy needs ${t.text}`;
+    let detail = `The ${side} had ${(0,words/* plural */.L)(m.infra_errors, "infra error")} in ${(0,words/* plural */.L)(denom, "attempt")} (${pct(rate)}); the policy needs ${t.text}`;
     if (!passed)
         detail += infraRemedy(side, m.infra_errors, denom, t);
     return { id, observed: rate, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
@@ -7897,7 +7884,7 @@ function disputedCheck(a, t, split) {
         };
     }
     const passed = satisfies(phi, t);
-    let detail = `${d} of ${words_plural(nv + d, "common task")} are disputed or unreviewed (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed; ${pct(phi)}); the policy needs ${t.text}`;
+    let detail = `${d} of ${(0,words/* plural */.L)(nv + d, "common task")} are disputed or unreviewed (${a.disputedTasks} disputed, ${a.unreviewedTasks} unreviewed; ${pct(phi)}); the policy needs ${t.text}`;
     if (!passed && nv === 0) {
         // Nothing is labelled valid: the common valid tasks' check says how to add labels, once.
         detail += " — label them (see Common valid tasks)";
@@ -7907,8 +7894,8 @@ function disputedCheck(a, t, split) {
         const r = smallestSatisfying(t, (x) => (nv + d - x > 0 ? (d - x) / (nv + d - x) : null), t.value < 1 ? d - (t.value * nv) / (1 - t.value) : 0, d);
         detail +=
             r !== null
-                ? ` — reviewing ${r} of the ${words_plural(d, "disputed/unreviewed task")} would satisfy it whatever their labels turn out to be`
-                : ` — review the ${words_plural(d, "disputed/unreviewed task")} (or add common valid tasks)`;
+                ? ` — reviewing ${r} of the ${(0,words/* plural */.L)(d, "disputed/unreviewed task")} would satisfy it whatever their labels turn out to be`
+                : ` — review the ${(0,words/* plural */.L)(d, "disputed/unreviewed task")} (or add common valid tasks)`;
     }
     return {
         id: "disputed_fraction",
@@ -7933,13 +7920,13 @@ function missingCheck(side, m, universe, t, split) {
         };
     }
     const passed = satisfies(f, t);
-    let detail = `The ${side} has no pass, fail or infra_error attempt on ${m.missing_tasks} of ${words_plural(universe, "task")} (${pct(f)}); the policy needs ${t.text}`;
+    let detail = `The ${side} has no pass, fail or infra_error attempt on ${m.missing_tasks} of ${(0,words/* plural */.L)(universe, "task")} (${pct(f)}); the policy needs ${t.text}`;
     if (!passed && split !== null) {
         // Every task under the other model's own revisions is missing for this one; `shared` of them
         // are ids it has under its own revisions.
         const own = Math.min(split.sharedTaskIds, m.missing_tasks);
         detail +=
-            ` — ${own} of its ${words_plural(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision ` +
+            ` — ${own} of its ${(0,words/* plural */.L)(m.missing_tasks, "missing task")} ${own === 1 ? "is a task id" : "are task ids"} it has under its own dataset revision ` +
                 `(see Same dataset revisions); after that fix, run the ${side} on any task it still misses`;
     }
     else if (!passed) {
@@ -7948,7 +7935,7 @@ function missingCheck(side, m, universe, t, split) {
             : null;
         detail +=
             x !== null
-                ? ` — running the ${side} on ${x} of its ${words_plural(m.missing_tasks, "missing task")} would satisfy it`
+                ? ` — running the ${side} on ${x} of its ${(0,words/* plural */.L)(m.missing_tasks, "missing task")} would satisfy it`
                 : ` — run the ${side} on its missing tasks`;
     }
     return { id, observed: f, threshold: t.text, passed, kind: "evidence", detail: `${detail}.` };
@@ -7994,7 +7981,7 @@ function sameHarnessCheck(dataset) {
                 `harness; Real harness revisions says how to set real ones.`;
     }
     else {
-        detail = `The models ran on ${words_plural(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
+        detail = `The models ran on ${(0,words/* plural */.L)(union.length, "harness revision")} (${sideList(b, c)}) — re-run both on one harness revision to compare like with like.`;
     }
     return {
         id: "same_harness",
@@ -8040,7 +8027,7 @@ function oneTaskListDetail(dataset, split) {
     const how = kinds.length > 0
         ? kinds.map((k) => `\`model-gate import ${k} FILE --tasks TASKS\``).join(" / ")
         : "the importer's `--tasks TASKS`";
-    const side = (name, s) => `the ${name}'s ${words_plural(s.taskIds, "task id")} under ${shownList(s.revisions)}`;
+    const side = (name, s) => `the ${name}'s ${(0,words/* plural */.L)(s.taskIds, "task id")} under ${shownList(s.revisions)}`;
     const own = [...split.baseline.revisions, ...split.candidate.revisions];
     const derived = split.derivedRevisions;
     const hashed = derived.length === own.length
@@ -8048,7 +8035,7 @@ function oneTaskListDetail(dataset, split) {
         : `${shownList(derived)} ${derived.length === 1 ? "is" : "are"} the hash of ${derived.length === 1 ? "its" : "their"} own task ids`;
     const n = split.sharedTaskIds;
     return (`The dataset revisions differ (${side("baseline", split.baseline)}; ${side("candidate", split.candidate)}), ` +
-        `but ${words_plural(n, "task id")} ${n === 1 ? "is" : "are"} in both, and ${hashed}, as an importer computes the revision when no --tasks list is given: ` +
+        `but ${(0,words/* plural */.L)(n, "task id")} ${n === 1 ? "is" : "are"} in both, and ${hashed}, as an importer computes the revision when no --tasks list is given: ` +
         `each file brought its own task universe, so the same tasks count as different ones and none is common. ` +
         `Re-import both files with one --tasks list (TASKS: the benchmark's task ids, one per line) — ${how} — so that both carry one dataset revision.`);
 }
@@ -8114,11 +8101,11 @@ function canaryCheck(ctx) {
  */
 function marginRemedy(a, delta0) {
     const d = a.unresolvedTasks;
-    const review = `review the ${words_plural(d, "disputed/unreviewed task")}`;
+    const review = `review the ${(0,words/* plural */.L)(d, "disputed/unreviewed task")}`;
     const lost = lostTasks(a);
     if (lost > 0 && a.margin === null) {
         // Δ̂ is a range until the lost results are known: re-running them narrows every bound.
-        const rerun = `re-run the attempts lost to infrastructure on ${words_plural(lost, "common task")}`;
+        const rerun = `re-run the attempts lost to infrastructure on ${(0,words/* plural */.L)(lost, "common task")}`;
         return d > 0 ? `${rerun}, and ${review}` : rerun;
     }
     if (a.margin === null || a.seValid === null) {
@@ -8133,7 +8120,7 @@ function marginRemedy(a, delta0) {
     }
     const more = `${band}, which straddles δ₀ — more common valid tasks (or attempts per task) are needed to shrink the standard error`;
     return d > 0
-        ? `${more}, and reviewing the ${words_plural(d, "disputed/unreviewed task")} narrows the validity band`
+        ? `${more}, and reviewing the ${(0,words/* plural */.L)(d, "disputed/unreviewed task")} narrows the validity band`
         : more;
 }
 /** The attaining set of an exact bound, in words: "18 open labels resolved valid (6 with d = −1, 12 with d = 0)". */
@@ -8150,7 +8137,7 @@ function attainingSetWords(a, set) {
     const parts = [...by.entries()]
         .sort((x, y) => x[0] - y[0])
         .map(([d, n]) => `${n} with d = ${d > 0 ? "+" : ""}${num(d, 0)}`);
-    return `attained with S* = ${words_plural(set.length, "open label")} resolved valid (${parts.join(", ")}) and the others broken`;
+    return `attained with S* = ${(0,words/* plural */.L)(set.length, "open label")} resolved valid (${parts.join(", ")}) and the others broken`;
 }
 /**
  * LCB and how it was taken, with its arithmetic: exact, at the set S* that attains it; conservative,
@@ -8208,7 +8195,7 @@ function lcbNullReason(a, policy) {
     if (a.commonValidTasks === 0)
         return a.unresolvedTasks > 0 ? "no common task is labelled valid" : "there are no common valid tasks";
     if (policy.margin.standard_error === "clustered" && a.tasksWithoutCluster > 0) {
-        return `standard_error is clustered but ${words_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster (add \`cluster\` to every row rather than let the gate guess)`;
+        return `standard_error is clustered but ${(0,words/* plural */.L)(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster (add \`cluster\` to every row rather than let the gate guess)`;
     }
     if (policy.margin.standard_error === "clustered")
         return "the tasks fall into fewer than 2 clusters";
@@ -8253,11 +8240,11 @@ function warning(u, compared) {
     const theirs = `${u.revisions.length === 1 && !u.moreRevisions ? "revision" : "revisions"} ${revisionList(u.revisions, u.moreRevisions)}`;
     const ours = `the compared tasks are under ${revisionList(compared)}`;
     if (u.file !== undefined) {
-        return (`${shownValue(u.file)}: ${u.rows} of its ${words_plural(u.of ?? u.rows, "review row")} are under dataset ${theirs}, ` +
+        return (`${shownValue(u.file)}: ${u.rows} of its ${(0,words/* plural */.L)(u.of ?? u.rows, "review row")} are under dataset ${theirs}, ` +
             `which no compared task has (${ours}): those labels apply to nothing. A review applies only under ` +
             `the same dataset_revision: re-import them with the results' --dataset-revision or --tasks list.`);
     }
-    return (`The results label ${words_plural(u.rows, "task")} of other models under dataset ${theirs}, which no compared ` +
+    return (`The results label ${(0,words/* plural */.L)(u.rows, "task")} of other models under dataset ${theirs}, which no compared ` +
         `task has (${ours}): those labels apply to nothing.`);
 }
 function unmatchedLabelWarnings(dataset) {
@@ -8319,13 +8306,13 @@ function verdictWithReasons(checks, a, policy, ctx) {
         return { verdict, reasons };
     }
     if (verdict === "accept") {
-        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${words_plural(a.commonValidTasks, "common valid task")}, Δ̂ = ${observedText(a)}).`);
+        reasons.push(`Every evidence check passes and ${marginSentence(a, policy)}: the candidate beats the baseline by more than validity sensitivity plus run variance (${(0,words/* plural */.L)(a.commonValidTasks, "common valid task")}, Δ̂ = ${observedText(a)}).`);
         return { verdict, reasons };
     }
     if (verdict === "reject") {
-        const lost = lostTasks(a) > 0 ? ` and of the lost results on ${words_plural(lostTasks(a), "common task")}` : "";
+        const lost = lostTasks(a) > 0 ? ` and of the lost results on ${(0,words/* plural */.L)(lostTasks(a), "common task")}` : "";
         const why = a.unresolvedTasks > 0
-            ? `even the most favourable resolution of the ${words_plural(a.unresolvedTasks, "disputed/unreviewed task")}${lost} cannot clear the bar`
+            ? `even the most favourable resolution of the ${(0,words/* plural */.L)(a.unresolvedTasks, "disputed/unreviewed task")}${lost} cannot clear the bar`
             : lost !== ""
                 ? `even the most favourable resolution${lost} cannot clear the bar`
                 : "the candidate does not clear the bar even at the top of the run-variance band";
@@ -8483,7 +8470,7 @@ function clusteredVerdictWarning(dataset, policy, a, verdict, ctx) {
     const figure = bound === null
         ? `the ${which} bound would be undefined`
         : `the ${which} bound would be ${evaluate_pp(bound)}, ${verdict === "accept" ? "not above" : "above"} δ₀ ${evaluate_pp(delta0)}`;
-    return (`The tasks cluster (${words_plural(c.clusters ?? 0, "cluster")} by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
+    return (`The tasks cluster (${(0,words/* plural */.L)(c.clusters ?? 0, "cluster")} by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
         `${figure}, so this ${verdict} would not hold; consider standard_error: clustered.`);
 }
 function headlineWarnings(policy, ctx, a, infra, clustered) {
@@ -8495,14 +8482,14 @@ function headlineWarnings(policy, ctx, a, infra, clustered) {
     if (infra.readings !== null)
         warnings.push(infra.readings);
     if (policy.infra_errors === "count_as_fail") {
-        warnings.push(`Infra errors are counted as fails (infra_errors: count_as_fail): ${words_plural(infra.baseline, "baseline infra error")} and ${words_plural(infra.candidate, "candidate infra error")} lower the task scores.`);
+        warnings.push(`Infra errors are counted as fails (infra_errors: count_as_fail): ${(0,words/* plural */.L)(infra.baseline, "baseline infra error")} and ${(0,words/* plural */.L)(infra.candidate, "candidate infra error")} lower the task scores.`);
     }
     else if (policy.infra_errors === "bound" && infra.baseline + infra.candidate > 0) {
-        warnings.push(`Infra errors are lost results (infra_errors: bound): ${words_plural(infra.baseline, "baseline infra error")} and ${words_plural(infra.candidate, "candidate infra error")} are each taken as a pass and as a fail, and the bounds hold either way.`);
+        warnings.push(`Infra errors are lost results (infra_errors: bound): ${(0,words/* plural */.L)(infra.baseline, "baseline infra error")} and ${(0,words/* plural */.L)(infra.candidate, "candidate infra error")} are each taken as a pass and as a fail, and the bounds hold either way.`);
     }
     if (policy.margin.standard_error === "clustered") {
         if (a.tasksWithoutCluster > 0) {
-            warnings.push(`standard_error is clustered but ${words_plural(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster: the standard errors are left undefined rather than guessed, so the margin cannot decide.`);
+            warnings.push(`standard_error is clustered but ${(0,words/* plural */.L)(a.tasksWithoutCluster, "common task")} ${a.tasksWithoutCluster === 1 ? "has" : "have"} no cluster: the standard errors are left undefined rather than guessed, so the margin cannot decide.`);
         }
         else if (a.nuValid !== null && a.nuValid < MIN_RELIABLE_CLUSTERS) {
             const share = a.largestClusterShare === null
@@ -8511,11 +8498,11 @@ function headlineWarnings(policy, ctx, a, infra, clustered) {
             const what = policy.margin.cluster_correction === "cr2"
                 ? `the CR2 standard error has ν = ${num(a.nuValid, 1)} effective degrees of freedom`
                 : `the CR1 standard error has ν = G − 1 = ${num(a.nuValid, 0)} degrees of freedom`;
-            warnings.push(`Clustered standard error over ${words_plural(a.clusters ?? 0, "cluster")}${share}: ${what} (fewer than ${MIN_RELIABLE_CLUSTERS}); the effective number of clusters, not the task count, limits the bound${policy.margin.quantile === "z" ? ", and quantile: z ignores it" : ""}.`);
+            warnings.push(`Clustered standard error over ${(0,words/* plural */.L)(a.clusters ?? 0, "cluster")}${share}: ${what} (fewer than ${MIN_RELIABLE_CLUSTERS}); the effective number of clusters, not the task count, limits the bound${policy.margin.quantile === "z" ? ", and quantile: z ignores it" : ""}.`);
         }
         else if (a.clusters !== null && a.clusters < 2 && a.commonValidTasks > 0) {
             // (With no common valid task there is no cluster to count: the margin's own reason says why.)
-            warnings.push(`Clustered standard error over ${words_plural(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`);
+            warnings.push(`Clustered standard error over ${(0,words/* plural */.L)(a.clusters, "cluster")}: at least 2 are needed, so the standard errors are undefined and the margin cannot decide.`);
         }
     }
     else if (clustered !== null) {
@@ -20218,6 +20205,7 @@ function preprocess(fn, schema) {
 
 
 
+
 /** Largest policy text accepted, in UTF-8 bytes (64 KiB). A real policy is well under 2 KiB. */
 const MAX_POLICY_BYTES = 64 * 1024;
 /**
@@ -20282,7 +20270,7 @@ function load_policy_fail(file, problems) {
         (a.field ?? "").localeCompare(b.field ?? "") ||
         a.message.localeCompare(b.message));
     const n = problems.length;
-    throw new errors/* InputError */.dz(`Invalid policy file ${file}: ${n} problem${n === 1 ? "" : "s"}`, problems, n);
+    throw new errors/* InputError */.dz(`Invalid policy file ${file}: ${(0,words/* plural */.L)(n, "problem")}`, problems, n);
 }
 // ---------------------------------------------------------------------------------------------
 // Pass 1: text
@@ -21249,7 +21237,7 @@ function buildReport(parts) {
         append_only_base: parts.appendOnlyBase ?? null,
         policy_changes: parts.policyChanges,
         policy_history: parts.policyHistory ?? null,
-        // The shells add it once the report exists (runs/since-last-run.ts needs the report's summary).
+        // The shells add it once the report exists (run-history/since-last-run.ts needs the report's summary).
         since_last_run: null,
         provenance: {
             inputs: dataset.inputs.map((i) => ({ kind: i.kind, path: i.path, sha256: i.sha256 })),
@@ -21309,7 +21297,7 @@ function escapeRawText(text) {
 
 ;// CONCATENATED MODULE: ./src/core/history/as-of-review.ts
 /**
- * The dataset as it stood at one review revision (issue #14, `evaluate --as-of-review N`): only
+ * The dataset as it stood at one review revision (`evaluate --as-of-review N`): only
  * labels with review_revision ≤ N count; a task with no label by then is unreviewed. Attempts are
  * untouched (they are not labels). Pure: a task whose labels all lie at or below N is the same
  * object as before, so the view costs one pass and little memory.
@@ -21330,7 +21318,7 @@ function historyLabels(history) {
 }
 /**
  * The label events of one task of a table at a time: `at(i)` moves it to task i (no object a
- * task: a walk over 10⁶ tasks made ~90 MB of garbage with one sequence each).
+ * task: one sequence object per task would make garbage in proportion to the export).
  */
 class TaskLabels {
     tasks;
@@ -21595,7 +21583,7 @@ class RowTable {
 
 ;// CONCATENATED MODULE: ./src/core/history/append-only.ts
 /**
- * Append-only, checked (issue #14): given the previous version of the results export and of the
+ * Append-only, checked: given the previous version of the results export and of the
  * reviews files, every earlier row must still be there, unchanged. New rows, new attempts and new
  * review revisions are fine; a removed or changed row is "history rewritten", a failed evidence
  * check that blocks accept.
@@ -21774,7 +21762,7 @@ function appendOnlyCheck(r) {
         threshold: "0 earlier rows changed or removed",
         passed: false,
         kind: "evidence",
-        detail: `History rewritten: ${n} of the ${words_plural(compared, "earlier row")} ${n === 1 ? "was" : "were"} changed or removed — ` +
+        detail: `History rewritten: ${n} of the ${(0,words/* plural */.L)(compared, "earlier row")} ${n === 1 ? "was" : "were"} changed or removed — ` +
             `${listed.join("; ")}${more}. Attempts and reviews are append-only: restore the earlier rows, and record a ` +
             "new opinion as a new review_revision.",
     };
@@ -21782,11 +21770,11 @@ function appendOnlyCheck(r) {
 
 ;// CONCATENATED MODULE: ./src/core/history/labels-as-of.ts
 /**
- * Every task's effective label as of one review revision, as one byte a task (issue #14 at 10⁶
- * rows, issue #15): the verdict by review revision needs the labels of up to 20 revisions, and a
- * copy of every relabelled TaskRecord per revision cost memory and most of the history's CPU at
- * hundreds of thousands of tasks. The label at n follows taskAsOfReview exactly (the same helpers decide it);
- * evaluateVerdict takes the labels as the label column of the figures (stats/task-columns.ts).
+ * Every task's effective label as of one review revision, as one byte a task: the verdict by
+ * review revision needs the labels of up to 20 revisions, and a copy of every relabelled
+ * TaskRecord per revision would cost memory and most of the history's CPU on a large export. The
+ * label at n follows taskAsOfReview exactly (the same helpers decide it); evaluateVerdict takes
+ * the labels as the label column of the figures (stats/task-columns.ts).
  */
 
 
@@ -21838,6 +21826,7 @@ function sameLabels(a, b) {
 }
 
 ;// CONCATENATED MODULE: ./src/core/history/verdict-by-revision.ts
+
 
 
 
@@ -22061,7 +22050,7 @@ function reclassificationHeadline(v) {
     const r = v.latest_reclassification;
     if (r === null || !r.verdict_changed)
         return null;
-    const tasks = `${r.tasks_changed} ${r.tasks_changed === 1 ? "task" : "tasks"}`;
+    const tasks = (0,words/* plural */.L)(r.tasks_changed, "task");
     const from = r.verdict_from ?? "undecided (labels in conflict)";
     const to = r.verdict_to ?? "undecided (labels in conflict)";
     return `Review revision ${r.revision} reclassified ${tasks}; the verdict moved from ${from} to ${to}.`;
@@ -22147,9 +22136,9 @@ function runGate(dataset, policy, options) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/core/runs/changes-since-last-run.ts
+;// CONCATENATED MODULE: ./src/core/run-history/changes-since-last-run.ts
 /**
- * What changed since the last run (issue 30, docs/spec.md §3.7), from two full readings: the
+ * What changed since the last run (docs/spec.md §3.7), from two full readings: the
  * previous run's Dataset (its results and reviews) and summary, and the current run's. Pure; a
  * description of the two runs, never used to decide.
  */
@@ -22378,9 +22367,9 @@ function changesSinceLastRun(previous, current) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/runs/run-summary.ts
+;// CONCATENATED MODULE: ./src/core/run-history/run-summary.ts
 /**
- * One run of the gate, as small as the PR can remember it (issue 30): the head commit, the two
+ * One run of the gate, as small as the PR can remember it: the head commit, the two
  * models, the inputs' digests, the verdict and the margin's figures. It holds nothing per task,
  * so remembering it in the sticky comment leaks nothing the comment does not show. The action
  * parses it back from a comment, which a PR author can edit: runSummarySchema checks every key.
@@ -22457,7 +22446,7 @@ function summaryOfReport(report, headSha, sha256Hex) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/runs/since-last-run.ts
+;// CONCATENATED MODULE: ./src/core/run-history/since-last-run.ts
 /**
  * The report with `since_last_run` filled in (docs/spec.md §3.7): the shells call it once both
  * runs are decided, since a run's summary is taken from its finished report.
@@ -24174,15 +24163,15 @@ function roundedSum(partials) {
     return hi;
 }
 const bits = new Float64Array(1);
-const words = new Uint32Array(bits.buffer);
+const metric_sums_words = new Uint32Array(bits.buffer);
 /** Two 32-bit hashes of a name and a value's bits (FNV-1a over the name, then mixed). */
 function entryHash(name, value, seed) {
     let h = seed;
     for (let k = 0; k < name.length; k++)
         h = Math.imul(h ^ name.charCodeAt(k), 0x01000193);
     bits[0] = value;
-    h = Math.imul(h ^ words[0], 0x85ebca6b);
-    h = Math.imul(h ^ words[1], 0xc2b2ae35);
+    h = Math.imul(h ^ metric_sums_words[0], 0x85ebca6b);
+    h = Math.imul(h ^ metric_sums_words[1], 0xc2b2ae35);
     return h ^ (h >>> 16);
 }
 /**
@@ -26621,6 +26610,7 @@ function unicodeNearMatch(given, present, words = ID_WORDS) {
 
 
 
+
 /** Revisions are shown whole up to this length, so that one can be copied into --dataset-revision. */
 const REVISION_SHOWN_LENGTH = 200;
 /** At most this many revisions named in a message, then "and N more". */
@@ -26637,17 +26627,14 @@ function builder_messages_revisionList(revisions, more = false) {
 function noMatchMessage(st, unmatched, compared) {
     const named = [...st.byRevision.keys()].sort(compareCodeUnits);
     const what = unmatched.length === named.length
-        ? `its rows are under dataset revision${named.length === 1 ? "" : "s"} ${builder_messages_revisionList(named, st.otherRows > 0)}, ` +
+        ? `its rows are under ${(0,words/* pluralWord */.X)(named.length, "dataset revision")} ${builder_messages_revisionList(named, st.otherRows > 0)}, ` +
             `and the compared tasks under ${builder_messages_revisionList(compared)}`
-        : `its rows under dataset revision${named.length === 1 ? "" : "s"} ${builder_messages_revisionList(named, st.otherRows > 0)} name ` +
+        : `its rows under ${(0,words/* pluralWord */.X)(named.length, "dataset revision")} ${builder_messages_revisionList(named, st.otherRows > 0)} name ` +
             `none of the tasks the baseline or the candidate ran (the compared tasks are under ${builder_messages_revisionList(compared)})`;
-    return (`none of its ${builder_messages_plural(st.rows, "review row", "review rows")} labels a task the baseline or the candidate ran: ${what}. ` +
+    return (`none of its ${(0,words/* plural */.L)(st.rows, "review row", "review rows")} labels a task the baseline or the candidate ran: ${what}. ` +
         `A review applies to a task only under the same dataset_revision: re-import the reviews with ` +
         `--dataset-revision set to the results' revision, or with the same --tasks list as the results ` +
         `(model-gate import verified-annotations without --tasks computes the revision from the sheet's own ids)`);
-}
-function builder_messages_plural(n, one, many) {
-    return `${n} ${n === 1 ? one : many}`;
 }
 function unknownModelMessage(role, id, present) {
     if (present.length === 0) {
@@ -27326,6 +27313,7 @@ function tableBenchmarks(b, universe) {
 
 
 
+
 /**
  * The Dataset, or one InputError listing every problem found. `complete` is false when a file
  * could not be read to its end (a problem already says so): then a model id missing from what
@@ -27350,7 +27338,7 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
     const total = missing.length + b.lineProblems.total + late.total;
     if (total > 0 || table === undefined) {
         const problems = [...missing, ...b.lineProblems.items, ...late.items];
-        throw new errors/* InputError */.dz(`The results/reviews input has ${builder_messages_plural(total, "problem", "problems")}:`, problems, total);
+        throw new errors/* InputError */.dz(`The results/reviews input has ${(0,words/* plural */.L)(total, "problem", "problems")}:`, problems, total);
     }
     const metrics = datasetMetrics(b, universe);
     const benchmarks = tableBenchmarks(b, universe);
@@ -28538,7 +28526,7 @@ async function readFiles(opts, files, models) {
 
 /**
  * SHA-256 of a string's UTF-8 bytes, as lowercase hex: the policy's digest, and the digest the
- * shells give the core for a run summary's digests (src/core/runs/run-summary.ts), which may not
+ * shells give the core for a run summary's digests (src/core/run-history/run-summary.ts), which may not
  * import node:crypto itself.
  */
 function sha256Hex(text) {
@@ -28755,7 +28743,7 @@ function runsMarkdown(report) {
         body.push("", `⚠️ ${DISPLAY_ONLY_NOTE}`);
     body.push("", ...table(above));
     if (below.length > 0)
-        body.push("", "<details>", `<summary>${words_plural(below.length, "older run")}</summary>`, "", ...table(below), "", "</details>");
+        body.push("", "<details>", `<summary>${(0,words/* plural */.L)(below.length, "older run")}</summary>`, "", ...table(below), "", "</details>");
     if (runs.rows_not_kept > 0)
         body.push("", `_${runs.rows_not_kept} older ${runs.rows_not_kept === 1 ? "run" : "runs"} not kept._`);
     const summary = `<b>Runs of this gate</b> — ${runs.run_count} on this commit${runs.towards_accept ? ", re-run towards accept" : ""}`;
@@ -28780,7 +28768,7 @@ function runsText(report) {
         out.push(`  ${(run ?? "").padEnd(8)} ${(commit ?? "").padEnd(7)} ${(verdict ?? "").padEnd(10)} Δ̂ ${margin ?? ""}  LCB ${lcb ?? ""}  UCB ${ucb ?? ""}  results ${digest ?? ""}`);
     });
     if (runs.rows_not_kept > 0)
-        out.push(`  ${words_plural(runs.rows_not_kept, "older run")} not kept.`);
+        out.push(`  ${(0,words/* plural */.L)(runs.rows_not_kept, "older run")} not kept.`);
     return out;
 }
 
@@ -28831,7 +28819,7 @@ function details(summary, body, open = false) {
 /** "… and 1 more task." / "… and 2 more tasks." under a list cut at `shown` of `total`. */
 function markdown_blocks_moreLine(shown, total, one, many = `${one}s`) {
     const rest = total - shown;
-    return rest > 0 ? ["", `… and ${rest} more ${words_pluralWord(rest, one, many)}.`] : [];
+    return rest > 0 ? ["", `… and ${rest} more ${(0,words/* pluralWord */.X)(rest, one, many)}.`] : [];
 }
 /** Values in <code>, the first `limit`, then "and N more"; a model without rows has none. */
 function codeList(items, limit) {
@@ -28983,7 +28971,7 @@ function brokenSection(report, limit, said) {
                 ...markdown_blocks_moreLine(shown.length, total, "broken task"),
             ]),
     ];
-    return details(`<b>${formatCount(total)} broken ${words_pluralWord(total, "task", "tasks")}</b>`, body);
+    return details(`<b>${formatCount(total)} broken ${(0,words/* pluralWord */.X)(total, "task", "tasks")}</b>`, body);
 }
 function historySection(report, limit, said) {
     const history = report.review_history;
@@ -29007,7 +28995,7 @@ function historySection(report, limit, said) {
             ...markdown_blocks_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
             ...markdown_blocks_moreLine(shown.length, history.count, "task"),
         ];
-    return details(`<b>Review history</b> — ${formatCount(history.count)} ${words_pluralWord(history.count, "task", "tasks")} changed label across review revisions`, body);
+    return details(`<b>Review history</b> — ${formatCount(history.count)} ${(0,words/* pluralWord */.X)(history.count, "task", "tasks")} changed label across review revisions`, body);
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/text-bar.ts
@@ -29254,7 +29242,7 @@ function renderMarginBar(input, options = {}) {
         ? `${fixed(options.confidence * 100, 2)}% one-sided`
         : "one-sided";
     const open = options.openLabels !== undefined && Number.isInteger(options.openLabels)
-        ? `the ${words_plural(options.openLabels, "open label")}`
+        ? `the ${(0,words/* plural */.L)(options.openLabels, "open label")}`
         : "the open labels";
     lines.push("");
     lines.push(`${GLYPH.point}      Δ̂, the observed margin on the common valid tasks`);
@@ -29303,12 +29291,12 @@ function planningSentence(c, f, benchmarkSize = null) {
     if (n !== null && benchmarkSize !== null && benchmarkSize > 0 && n > PLANNING_SIZE_FACTOR * benchmarkSize) {
         s +=
             ` If the observed margin and per-task variance held, clearing δ₀ would take more tasks than the ` +
-                `benchmark has (over ${PLANNING_SIZE_FACTOR}× its ${formatCount(benchmarkSize)} ${words_pluralWord(benchmarkSize, "task")}).`;
+                `benchmark has (over ${PLANNING_SIZE_FACTOR}× its ${formatCount(benchmarkSize)} ${(0,words/* pluralWord */.X)(benchmarkSize, "task")}).`;
     }
     else if (n !== null) {
         s +=
             ` If the observed margin and per-task variance held, about ${formatCount(n)} common valid ` +
-                `${words_pluralWord(n, "task")} would clear δ₀.`;
+                `${(0,words/* pluralWord */.X)(n, "task")} would clear δ₀.`;
     }
     return f.gen(s);
 }
@@ -29354,7 +29342,7 @@ function verdictByRevisionSection(report, taskLimit) {
     // Six columns: the table must fit an 880 px comment without a horizontal scroll.
     lines.push(row(["Revision", "Valid · open · broken", "Δ̂", "Δ\\_L … Δ\\_H", "LCB … UCB", "Verdict"]), "|--:|--:|--:|:-:|:-:|:--|");
     for (const r of v.revisions) {
-        const verdict = r.label_conflicts > 0 ? `labels conflict on ${words_plural(r.label_conflicts, "task")}` : render_history_md(r.verdict);
+        const verdict = r.label_conflicts > 0 ? `labels conflict on ${(0,words/* plural */.L)(r.label_conflicts, "task")}` : render_history_md(r.verdict);
         const open = r.labels.disputed + r.labels.unreviewed;
         lines.push(row([
             rev(r.revision),
@@ -29372,15 +29360,15 @@ function verdictByRevisionSection(report, taskLimit) {
             .slice(0, 6)
             .map((t) => `${formatCount(t.tasks)} ${render_history_md(t.change, 40)}`)
             .join(", ");
-        const moreKinds = c.transitions.length > 6 ? `, and ${words_plural(c.transitions.length - 6, "more kind")}` : "";
+        const moreKinds = c.transitions.length > 6 ? `, and ${(0,words/* plural */.L)(c.transitions.length - 6, "more kind")}` : "";
         const verdict = c.verdict_before === c.verdict_after
             ? `verdict stays ${render_history_md(c.verdict_after)}`
             : `**verdict ${render_history_md(c.verdict_before)} → ${render_history_md(c.verdict_after)}**`;
         const what = [
             ...(c.tasks_changed > 0
-                ? [`${words_plural(c.tasks_changed, "task")} reclassified${kinds === "" ? "" : ` (${kinds}${moreKinds})`}`]
+                ? [`${(0,words/* plural */.L)(c.tasks_changed, "task")} reclassified${kinds === "" ? "" : ` (${kinds}${moreKinds})`}`]
                 : []),
-            ...(c.first_labels > 0 ? [`${words_plural(c.first_labels, "task")} labelled for the first time`] : []),
+            ...(c.first_labels > 0 ? [`${(0,words/* plural */.L)(c.first_labels, "task")} labelled for the first time`] : []),
         ];
         lines.push(`- ${rev(c.from_revision)} → ${rev(c.to_revision)}: ${what.length === 0 ? "no label changed" : what.join(", ")}; ` +
             `Δ̂ ${format_number_formatPp(c.margin_before)} → ${format_number_formatPp(c.margin_after)}; ${verdict}.`);
@@ -29403,7 +29391,7 @@ function verdictByRevisionSection(report, taskLimit) {
         lines.push("");
         if (last.tasks_changed > shown.length) {
             const rest = formatCount(last.tasks_changed - shown.length);
-            lines.push(`… and ${rest} more ${words_pluralWord(last.tasks_changed - shown.length, "task")} (in the report JSON: the first ${last.tasks.length}).`, "");
+            lines.push(`… and ${rest} more ${(0,words/* pluralWord */.X)(last.tasks_changed - shown.length, "task")} (in the report JSON: the first ${last.tasks.length}).`, "");
         }
     }
     // What could still change the verdict (the fragility) is said once, above the fold.
@@ -29435,7 +29423,7 @@ function appendOnlySection(report, limit) {
         lines.push(row([cellCode(`${v.file}:${v.line}`, 100), now, render_history_md(v.change, 400)]));
     }
     if (n > shown.length)
-        lines.push("", `… and ${words_plural(n - shown.length, "more row")}.`);
+        lines.push("", `… and ${(0,words/* plural */.L)(n - shown.length, "more row")}.`);
     return lines;
 }
 
@@ -29611,7 +29599,7 @@ function appendOnlyBaseCell(report) {
             : `not compared: ${markdownProse(f.note ?? "")}`;
         return `${f.kind} ${cellCode(f.path, 120)} ${how}`;
     });
-    const more = b.files.length > named.length ? `; and ${words_plural(b.files.length - named.length, "more file")}` : "";
+    const more = b.files.length > named.length ? `; and ${(0,words/* plural */.L)(b.files.length - named.length, "more file")}` : "";
     return `${head}: ${named.join("; ")}${more}`;
 }
 
@@ -29645,7 +29633,7 @@ function worseSentence(m, name, limit) {
         return "The candidate is worse on no cluster (no margin below 0).";
     const named = worse.slice(0, limit).map(name);
     const more = worse.length > named.length ? ` and ${formatCount(worse.length - named.length)} more` : "";
-    return `The candidate is worse (margin below 0) on ${words_plural(worse.length, "row", "rows")}: ${named.join(", ")}${more}.`;
+    return `The candidate is worse (margin below 0) on ${(0,words/* plural */.L)(worse.length, "row", "rows")}: ${named.join(", ")}${more}.`;
 }
 function definition(report) {
     return ("Margin: the mean of d (candidate − baseline) over the cluster's common valid tasks. Contribution: " +
@@ -29683,8 +29671,8 @@ function clusterMarkdown(report, top, rest) {
     if (m === null)
         return null;
     const worse = worseRows(m).length;
-    const summary = `<b>Where the margin comes from</b> — ${words_plural(m.clusters, "cluster", "clusters")}` +
-        `${m.unclustered_tasks > 0 ? ` and ${words_plural(m.unclustered_tasks, "task", "tasks")} without one` : ""}, ` +
+    const summary = `<b>Where the margin comes from</b> — ${(0,words/* plural */.L)(m.clusters, "cluster", "clusters")}` +
+        `${m.unclustered_tasks > 0 ? ` and ${(0,words/* plural */.L)(m.unclustered_tasks, "task", "tasks")} without one` : ""}, ` +
         `the candidate worse on ${formatCount(worse)}`;
     const above = m.rows.slice(0, top);
     const below = above.length === 0 ? [] : m.rows.slice(above.length, above.length + rest);
@@ -29698,13 +29686,13 @@ function clusterMarkdown(report, top, rest) {
         body.push("", ...render_clusters_mdTable(above, 1));
     }
     if (below.length > 0) {
-        body.push("", "<details>", `<summary>${words_plural(below.length, "more row", "more rows")}</summary>`, "", ...render_clusters_mdTable(below, above.length + 1), "", "</details>");
+        body.push("", "<details>", `<summary>${(0,words/* plural */.L)(below.length, "more row", "more rows")}</summary>`, "", ...render_clusters_mdTable(below, above.length + 1), "", "</details>");
     }
     const hidden = m.rows.length - above.length - below.length;
     if (hidden > 0) {
         body.push(...(body.length > 0 ? [""] : []), above.length === 0
-            ? `The ${words_plural(hidden, "row is", "rows are")} in the report file.`
-            : `… and ${words_plural(hidden, "more row", "more rows")} in the report file.`);
+            ? `The ${(0,words/* plural */.L)(hidden, "row is", "rows are")} in the report file.`
+            : `… and ${(0,words/* plural */.L)(hidden, "more row", "more rows")} in the report file.`);
     }
     body.push("", worseSentence(m, (r) => (r.cluster === null ? `_${NO_CLUSTER}_` : escapeCode(r.cluster, NAME_CHARS)), 10));
     return { summary, body };
@@ -29728,16 +29716,16 @@ function clusterText(report) {
             .join("  ")
             .trimEnd();
     const out = [
-        `Where the margin comes from: ${words_plural(m.clusters, "cluster", "clusters")}` +
+        `Where the margin comes from: ${(0,words/* plural */.L)(m.clusters, "cluster", "clusters")}` +
             (m.unclustered_tasks > 0
-                ? `; ${words_plural(m.unclustered_tasks, "task", "tasks")} without one form the row ${NO_CLUSTER}`
+                ? `; ${(0,words/* plural */.L)(m.unclustered_tasks, "task", "tasks")} without one form the row ${NO_CLUSTER}`
                 : ""),
         line(header),
         ...rows.map(line),
     ];
     const hidden = m.rows.length - shown.length;
     if (hidden > 0)
-        out.push(`  … and ${words_plural(hidden, "more row", "more rows")}: --format json or --format markdown lists them.`);
+        out.push(`  … and ${(0,words/* plural */.L)(hidden, "more row", "more rows")}: --format json or --format markdown lists them.`);
     out.push(`  ${worseSentence(m, name, 10)}`);
     return out;
 }
@@ -29856,14 +29844,14 @@ function warningLines(report, detail, trimmedTo) {
         quotes.push(`⚠️ ${markdownProse(w)}`);
     if (report.warnings.length > shown.length) {
         const rest = report.warnings.length - shown.length;
-        quotes.push(`⚠️ … and ${rest} more ${words_pluralWord(rest, "warning")} in the report file.`);
+        quotes.push(`⚠️ … and ${rest} more ${(0,words/* pluralWord */.X)(rest, "warning")} in the report file.`);
     }
     const changes = report.policy_changes;
     if (changes !== null && changes.length > 0) {
         const loosenings = changes.filter((c) => c.loosening).length;
         quotes.push(`⚠️ This pull request changes the policy file: ${changes.length} ` +
-            `${words_pluralWord(changes.length, "rule", "rules")} changed, ${loosenings} ` +
-            `${words_pluralWord(loosenings, "loosening", "loosenings")}. The policy at the base commit decided this verdict.`);
+            `${(0,words/* pluralWord */.X)(changes.length, "rule", "rules")} changed, ${loosenings} ` +
+            `${(0,words/* pluralWord */.X)(loosenings, "loosening", "loosenings")}. The policy at the base commit decided this verdict.`);
     }
     if (trimmedTo !== null) {
         quotes.push(`⚠️ Trimmed to fit GitHub's ${trimmedTo}-character limit; the full report is in the job summary and the report file.`);
@@ -29929,7 +29917,7 @@ function settingsLine(report, title) {
     const mode = report.provenance.infra_errors_policy;
     const infra = mode === "exclude" ? "infra errors excluded" : `<b>infra errors ${genMd(infraModeWords(mode))}</b>`;
     const se = c.standard_error === "clustered"
-        ? `clustered SE (${formatCount(c.clusters)} ${words_pluralWord(c.clusters ?? 0, "cluster", "clusters")})`
+        ? `clustered SE (${formatCount(c.clusters)} ${(0,words/* pluralWord */.X)(c.clusters ?? 0, "cluster", "clusters")})`
         : "paired SE";
     return `<sub>${[
         title === "" ? "" : md(title, 120),
@@ -29948,10 +29936,10 @@ function settingsLine(report, title) {
 // Details
 function marginDetails(report, detail) {
     const c = report.comparison;
-    const counts = `On ${words_plural(c.common_valid_tasks, "common valid task")} ` +
-        `(${words_plural(c.common_tasks, "common task")}; ${words_plural(c.unresolved_tasks, "open label")}: ` +
+    const counts = `On ${(0,words/* plural */.L)(c.common_valid_tasks, "common valid task")} ` +
+        `(${(0,words/* plural */.L)(c.common_tasks, "common task")}; ${(0,words/* plural */.L)(c.unresolved_tasks, "open label")}: ` +
         `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed; ` +
-        `${words_plural(c.broken_tasks, "broken task")} excluded). Margins are candidate − baseline, in percentage points (pp).`;
+        `${(0,words/* plural */.L)(c.broken_tasks, "broken task")} excluded). Margins are candidate − baseline, in percentage points (pp).`;
     if (c.margin === null && c.common_valid_tasks === 0) {
         return details("<b>Margin figures</b>", [
             counts,
@@ -30078,10 +30066,10 @@ function verdictByRevisionDetails(report, detail) {
     if (revisions.length <= 1 && report.provenance.as_of_review === null)
         return [];
     const changed = report.verdict_by_review_revision.changes.filter((c) => c.verdict_before !== c.verdict_after);
-    const summary = `<b>Verdict by review revision</b> — ${formatCount(revisions.length)} ${words_pluralWord(revisions.length, "revision", "revisions")}, ` +
+    const summary = `<b>Verdict by review revision</b> — ${formatCount(revisions.length)} ${(0,words/* pluralWord */.X)(revisions.length, "revision", "revisions")}, ` +
         (changed.length === 0
             ? "the verdict never moved"
-            : `the verdict moved ${changed.length} ${words_pluralWord(changed.length, "time", "times")}`);
+            : `the verdict moved ${changed.length} ${(0,words/* pluralWord */.X)(changed.length, "time", "times")}`);
     // The section's own heading is the <summary> here.
     return details(summary, verdictByRevisionSection(report, detail.history).slice(2));
 }
@@ -30091,7 +30079,7 @@ function appendOnlyDetails(report, detail) {
     if (body.length === 0)
         return [];
     const n = report.append_only?.rows_changed_or_removed ?? 0;
-    return details(`<b>History rewritten</b> — ${formatCount(n)} earlier ${words_pluralWord(n, "row", "rows")} changed or removed`, body.slice(2));
+    return details(`<b>History rewritten</b> — ${formatCount(n)} earlier ${(0,words/* pluralWord */.X)(n, "row", "rows")} changed or removed`, body.slice(2));
 }
 function policyChangesSection(report, detail) {
     const changes = report.policy_changes;
@@ -30100,7 +30088,7 @@ function policyChangesSection(report, detail) {
     const loosenings = changes.filter((c) => c.loosening).length;
     // The headline warning says how many and that the base policy decided: here, what follows.
     const body = ["The head's rules take effect only once the pull request is merged."];
-    const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${words_pluralWord(changes.length, "rule", "rules")}, ${loosenings} ${words_pluralWord(loosenings, "loosening", "loosenings")}`;
+    const summary = `<b>Policy changes in this pull request</b> — ${changes.length} ${(0,words/* pluralWord */.X)(changes.length, "rule", "rules")}, ${loosenings} ${(0,words/* pluralWord */.X)(loosenings, "loosening", "loosenings")}`;
     if (detail.policyChanges === "count")
         return details(summary, body);
     const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(0, LIST_LIMIT);
@@ -30116,7 +30104,7 @@ function provenanceSection(report, detail) {
     const pol = p.policy;
     const infra = genMd(infraModeWords(p.infra_errors_policy));
     // A <summary> line is raw HTML (Markdown escapes would show): generated text only.
-    const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${formatCount(p.inputs.length)} input ${words_pluralWord(p.inputs.length, "file", "files")}`;
+    const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${formatCount(p.inputs.length)} input ${(0,words/* pluralWord */.X)(p.inputs.length, "file", "files")}`;
     if (detail.provenance === "short") {
         return details(summary, [
             `Tool ${md(p.tool_version, 40)}, report schema ${md(report.schema_version, 40)} · ` +
@@ -30470,8 +30458,8 @@ function renderText(report) {
         ...report.warnings.map((w) => neutraliseLogLine(wholeText(w))),
         ...(changes.length > 0
             ? [
-                `This pull request changes the policy file: ${words_plural(changes.length, "rule")} changed, ` +
-                    `${words_plural(changes.filter((p) => p.loosening).length, "loosening")}. The policy at the base commit decided this verdict.`,
+                `This pull request changes the policy file: ${(0,words/* plural */.L)(changes.length, "rule")} changed, ` +
+                    `${(0,words/* plural */.L)(changes.filter((p) => p.loosening).length, "loosening")}. The policy at the base commit decided this verdict.`,
             ]
             : []),
     ];
@@ -30521,7 +30509,7 @@ function renderText(report) {
     if (runs.length > 0)
         add(out, ["", ...runs]);
     out.push("");
-    add(out, wrap(`Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${format_number_formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${words_plural(c.clusters ?? 0, "cluster")})` : "paired SE"}` +
+    add(out, wrap(`Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${format_number_formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${(0,words/* plural */.L)(c.clusters ?? 0, "cluster")})` : "paired SE"}` +
         ` · infra errors ${p.infra_errors_policy === "exclude" ? "excluded" : infraModeWords(p.infra_errors_policy).toUpperCase()}` +
         ` · policy ${plain(p.policy.path, 80)} (owner ${plain(p.policy.owner, 80)}, revisit by ${plain(p.policy.revisit, 40)}).` +
         ` Failing checks: ${check_display_failingChecks(report).length} of ${report.checks.length}. The full report: --format markdown or --format json (or --report FILE).`, WIDTH));
@@ -31608,7 +31596,7 @@ async function evaluateCommand(argv, io) {
         });
         report = withSinceLastRun(report, gateInputs.dataset, null, { ...previous, unavailable: null }, sha256Hex);
     }
-    // The JSON text in pieces, made for each writer (never held whole: ~30 MB at 10⁶ tasks).
+    // The JSON text in pieces, made for each writer (never held whole: it grows with the task count).
     if (reportPath !== undefined)
         await writeReport(abs(reportPath), reportPath, jsonChunks(report));
     const format = one(flags, "format");
@@ -31894,179 +31882,179 @@ function keysInValue(v) {
 }
 /** Nesting the JSON walker below follows (it recurses; real files nest a few levels). */
 const MAX_JSON_DEPTH = 1000;
+/** The first syntax error, where the walk below stopped. */
+class Stop extends Error {
+    offset;
+    constructor(offset, message) {
+        super(message);
+        this.offset = offset;
+    }
+}
+/** A recursive-descent walk over JSON text (RFC 8259) that stops at the first syntax error. */
+class JsonWalk {
+    s;
+    i = 0;
+    depth = 0;
+    constructor(s) {
+        this.s = s;
+    }
+    /** The walk over the whole text; throws Stop at the first error. */
+    document() {
+        this.value();
+        this.ws();
+        if (this.i < this.s.length)
+            this.stop("unexpected text after the JSON value");
+    }
+    stop(message) {
+        const { s, i } = this;
+        throw new Stop(i, i >= s.length ? `unexpected end of input: ${message}` : `${message}, found ${JSON.stringify(s[i])}`);
+    }
+    ws() {
+        const s = this.s;
+        while (this.i < s.length &&
+            (s[this.i] === " " || s[this.i] === "\t" || s[this.i] === "\n" || s[this.i] === "\r"))
+            this.i++;
+    }
+    at() {
+        return this.s[this.i];
+    }
+    digits() {
+        while (/[0-9]/.test(this.at() ?? ""))
+            this.i++;
+    }
+    literal(word) {
+        for (const ch of word) {
+            if (this.at() !== ch)
+                this.stop(`expected ${word}`);
+            this.i++;
+        }
+    }
+    string() {
+        this.i++; // opening quote
+        for (;;) {
+            if (this.i >= this.s.length)
+                this.stop("unterminated string");
+            const c = this.s.charCodeAt(this.i);
+            if (c === 0x22) {
+                this.i++;
+                return;
+            }
+            if (c < 0x20)
+                this.stop("a control character inside a string");
+            this.i++;
+            if (c === 0x5c)
+                this.escape();
+        }
+    }
+    /** After a backslash: one of the escapes JSON allows. */
+    escape() {
+        const e = this.at();
+        if (e === "u") {
+            this.i++;
+            for (let k = 0; k < 4; k++) {
+                if (!/[0-9a-fA-F]/.test(this.at() ?? ""))
+                    this.stop("expected 4 hex digits after \\u");
+                this.i++;
+            }
+        }
+        else if (e !== undefined && '"\\/bfnrt'.includes(e))
+            this.i++;
+        else
+            this.stop("an invalid escape");
+    }
+    number() {
+        if (this.at() === "-")
+            this.i++;
+        if (this.at() === "0")
+            this.i++;
+        else if (/[1-9]/.test(this.at() ?? ""))
+            this.digits();
+        else
+            this.stop("expected a digit");
+        if (this.at() === ".") {
+            this.i++;
+            if (!/[0-9]/.test(this.at() ?? ""))
+                this.stop("expected a digit after the decimal point");
+            this.digits();
+        }
+        if (this.at() === "e" || this.at() === "E") {
+            this.i++;
+            if (this.at() === "+" || this.at() === "-")
+                this.i++;
+            if (!/[0-9]/.test(this.at() ?? ""))
+                this.stop("expected a digit in the exponent");
+            this.digits();
+        }
+    }
+    /** An object or an array: `member` reads one entry; `close` ends it. */
+    container(close, member, what) {
+        this.i++;
+        this.ws();
+        if (this.at() === close) {
+            this.i++;
+            this.depth--;
+            return;
+        }
+        for (;;) {
+            member();
+            this.ws();
+            if (this.at() === ",") {
+                this.i++;
+                continue;
+            }
+            if (this.at() === close) {
+                this.i++;
+                this.depth--;
+                return;
+            }
+            this.stop(`expected ',' or '${close}' in ${what}`);
+        }
+    }
+    property() {
+        this.ws();
+        if (this.at() !== '"')
+            this.stop("expected a property name in double quotes");
+        this.string();
+        this.ws();
+        if (this.at() !== ":")
+            this.stop("expected ':' after a property name");
+        this.i++;
+        this.value();
+    }
+    value() {
+        this.ws();
+        const c = this.at();
+        if ((c === "{" || c === "[") && ++this.depth > MAX_JSON_DEPTH)
+            throw new Stop(this.i, `nested more than ${MAX_JSON_DEPTH} levels deep`);
+        if (c === "{")
+            this.container("}", () => {
+                this.property();
+            }, "an object");
+        else if (c === "[")
+            this.container("]", () => {
+                this.value();
+            }, "an array");
+        else if (c === '"')
+            this.string();
+        else if (c === "t")
+            this.literal("true");
+        else if (c === "f")
+            this.literal("false");
+        else if (c === "n")
+            this.literal("null");
+        else if (c === "-" || /[0-9]/.test(c ?? ""))
+            this.number();
+        else
+            this.stop("expected a JSON value");
+    }
+}
 /**
  * Finds the first JSON syntax error (RFC 8259) in text that JSON.parse rejected, because the
  * engine's own message does not always give a position.
  */
 function locateJsonError(s) {
-    let i = 0;
-    let depth = 0;
-    class Stop extends Error {
-        offset;
-        constructor(offset, message) {
-            super(message);
-            this.offset = offset;
-        }
-    }
-    const stop = (message) => {
-        throw new Stop(i, i >= s.length ? `unexpected end of input: ${message}` : `${message}, found ${JSON.stringify(s[i])}`);
-    };
-    const ws = () => {
-        while (i < s.length && (s[i] === " " || s[i] === "\t" || s[i] === "\n" || s[i] === "\r"))
-            i++;
-    };
-    const literal = (word) => {
-        for (const ch of word) {
-            if (s[i] !== ch)
-                stop(`expected ${word}`);
-            i++;
-        }
-    };
-    const string = () => {
-        i++; // opening quote
-        for (;;) {
-            if (i >= s.length)
-                stop("unterminated string");
-            const c = s.charCodeAt(i);
-            if (c === 0x22) {
-                i++;
-                return;
-            }
-            if (c < 0x20)
-                stop("a control character inside a string");
-            if (c === 0x5c) {
-                i++;
-                const e = s[i];
-                if (e === "u") {
-                    i++;
-                    for (let k = 0; k < 4; k++) {
-                        if (!/[0-9a-fA-F]/.test(s[i] ?? ""))
-                            stop("expected 4 hex digits after \\u");
-                        i++;
-                    }
-                }
-                else if (e !== undefined && '"\\/bfnrt'.includes(e))
-                    i++;
-                else
-                    stop("an invalid escape");
-            }
-            else
-                i++;
-        }
-    };
-    const number = () => {
-        if (s[i] === "-")
-            i++;
-        if (s[i] === "0")
-            i++;
-        else if (/[1-9]/.test(s[i] ?? ""))
-            while (/[0-9]/.test(s[i] ?? ""))
-                i++;
-        else
-            stop("expected a digit");
-        if (s[i] === ".") {
-            i++;
-            if (!/[0-9]/.test(s[i] ?? ""))
-                stop("expected a digit after the decimal point");
-            while (/[0-9]/.test(s[i] ?? ""))
-                i++;
-        }
-        if (s[i] === "e" || s[i] === "E") {
-            i++;
-            if (s[i] === "+" || s[i] === "-")
-                i++;
-            if (!/[0-9]/.test(s[i] ?? ""))
-                stop("expected a digit in the exponent");
-            while (/[0-9]/.test(s[i] ?? ""))
-                i++;
-        }
-    };
-    const value = () => {
-        ws();
-        const c = s[i];
-        if ((c === "{" || c === "[") && ++depth > MAX_JSON_DEPTH)
-            throw new Stop(i, `nested more than ${MAX_JSON_DEPTH} levels deep`);
-        if (c === "{") {
-            i++;
-            ws();
-            if (s[i] === "}") {
-                i++;
-                depth--;
-                return;
-            }
-            for (;;) {
-                ws();
-                if (s[i] !== '"')
-                    stop("expected a property name in double quotes");
-                string();
-                ws();
-                if (s[i] !== ":")
-                    stop("expected ':' after a property name");
-                i++;
-                value();
-                ws();
-                if (s[i] === ",") {
-                    i++;
-                    continue;
-                }
-                if (s[i] === "}") {
-                    i++;
-                    depth--;
-                    return;
-                }
-                stop("expected ',' or '}' in an object");
-            }
-        }
-        if (c === "[") {
-            i++;
-            ws();
-            if (s[i] === "]") {
-                i++;
-                depth--;
-                return;
-            }
-            for (;;) {
-                value();
-                ws();
-                if (s[i] === ",") {
-                    i++;
-                    continue;
-                }
-                if (s[i] === "]") {
-                    i++;
-                    depth--;
-                    return;
-                }
-                stop("expected ',' or ']' in an array");
-            }
-        }
-        if (c === '"') {
-            string();
-            return;
-        }
-        if (c === "t") {
-            literal("true");
-            return;
-        }
-        if (c === "f") {
-            literal("false");
-            return;
-        }
-        if (c === "n") {
-            literal("null");
-            return;
-        }
-        if (c === "-" || /[0-9]/.test(c ?? "")) {
-            number();
-            return;
-        }
-        stop("expected a JSON value");
-    };
     try {
-        value();
-        ws();
-        if (i < s.length)
-            stop("unexpected text after the JSON value");
+        new JsonWalk(s).document();
     }
     catch (e) {
         if (e instanceof Stop)
@@ -32564,7 +32552,7 @@ function checkReviewValues(rows, file) {
 
 ;// CONCATENATED MODULE: ./src/importers/caps.ts
 /**
- * The importers read with the results reader's caps (#11), so that an import either fails here,
+ * The importers read with the results reader's caps, so that an import either fails here,
  * located, or writes an export the gate can read:
  *
  * - line length: a line of a line-oriented input (CSV, TSV, Markdown, the --tasks list) is at most
@@ -32820,36 +32808,17 @@ function onlyTableRows(file, text, header, problems) {
         (first !== undefined ? ` (first header: | ${first.header.join(" | ")} |)` : ""));
     return [];
 }
-function importSwebenchProAudit({ opts, tasks, files }) {
-    const dir = opts.file.replace(/\/+$/, "") || "/";
-    const shown = (name) => inDirectory(opts.file, name);
-    const textOf = (name) => {
-        const t = files?.[name];
-        // A caller bug (runImport reads every file of PRO_AUDIT_FILES), not a user error.
-        if (t === undefined)
-            throw new Error(`${shown(name)} was not read before the import`);
-        return t;
-    };
-    const F = {
-        knownBad: shown(PRO_AUDIT_FILES.knownBad),
-        coverage: shown(PRO_AUDIT_FILES.coverage),
-        claims: shown(PRO_AUDIT_FILES.claims),
-        caseIds: shown(PRO_AUDIT_FILES.caseIds),
-    };
-    const claimedRule = opts.claimed ?? "broken";
-    const reviewer = opts.reviewer ?? DEFAULT_PRO_AUDIT_REVIEWER;
-    const problems = new AuditProblems();
-    const summary = `${dir}: unusable SWE-Bench Pro audit`;
-    // case_instance_ids.tsv: the case universe and the instance ids.
+/** case_instance_ids.tsv: the case universe and the instance ids. */
+function readCaseIds(text, F, problems) {
     const instanceOf = new Map();
     const caseOf = new Map();
-    for (const { n, text } of linesOf(textOf(PRO_AUDIT_FILES.caseIds))) {
-        if (text.trim() === "")
+    for (const { n, text: line } of linesOf(text)) {
+        if (line.trim() === "")
             continue;
-        const parts = text.split("\t").map((p) => p.trim());
+        const parts = line.split("\t").map((p) => p.trim());
         const [name, id] = parts;
         if (parts.length !== 2 || name === undefined || id === undefined || name === "" || id === "") {
-            problems.add(F.caseIds, n, `expected "<case>\\t<instance id>", found ${JSON.stringify(text)}`);
+            problems.add(F.caseIds, n, `expected "<case>\\t<instance id>", found ${JSON.stringify(line)}`);
             continue;
         }
         const firstCase = instanceOf.get(name);
@@ -32868,183 +32837,161 @@ function importSwebenchProAudit({ opts, tasks, files }) {
     if (instanceOf.size === 0 && problems.list.length === 0) {
         problems.add(F.caseIds, undefined, "no case listed: expected one `<case>\\t<instance id>` line per case");
     }
-    problems.throwIfAny(summary);
-    // KNOWN_BAD.md: one table of instance ids whose gold patch fails the grader.
+    return { instanceOf, caseOf };
+}
+/** KNOWN_BAD.md: one table of instance ids whose gold patch fails the grader (id → line). */
+function readKnownBad(text, F, cases, problems) {
     const knownBad = new Map();
-    {
-        const rows = onlyTableRows(F.knownBad, textOf(PRO_AUDIT_FILES.knownBad), KNOWN_BAD_HEADER, problems);
-        for (const row of rows) {
-            const [id = "", verdict = ""] = row.cells;
-            if (verdict !== KNOWN_BAD_VERDICT) {
-                problems.add(F.knownBad, row.n, `grader verdict: expected "${KNOWN_BAD_VERDICT}", found ${JSON.stringify(verdict)}`);
-            }
-            else if (!caseOf.has(id)) {
-                problems.add(F.knownBad, row.n, `instance ${JSON.stringify(id)} is not in ${PRO_AUDIT_FILES.caseIds}`);
-            }
-            else if (knownBad.has(id)) {
-                problems.add(F.knownBad, row.n, `instance ${id} is listed twice (first on line ${knownBad.get(id)})`);
-            }
-            else
-                knownBad.set(id, row.n);
+    for (const row of onlyTableRows(F.knownBad, text, KNOWN_BAD_HEADER, problems)) {
+        const [id = "", verdict = ""] = row.cells;
+        if (verdict !== KNOWN_BAD_VERDICT) {
+            problems.add(F.knownBad, row.n, `grader verdict: expected "${KNOWN_BAD_VERDICT}", found ${JSON.stringify(verdict)}`);
         }
+        else if (!cases.caseOf.has(id)) {
+            problems.add(F.knownBad, row.n, `instance ${JSON.stringify(id)} is not in ${PRO_AUDIT_FILES.caseIds}`);
+        }
+        else if (knownBad.has(id)) {
+            problems.add(F.knownBad, row.n, `instance ${id} is listed twice (first on line ${knownBad.get(id)})`);
+        }
+        else
+            knownBad.set(id, row.n);
     }
-    // COVERAGE.md: one table, every case with its verdict and witness class.
+    return knownBad;
+}
+/** COVERAGE.md: one table, every case with its verdict and witness class. */
+function readCoverage(text, F, cases, problems) {
     const coverage = new Map();
-    {
-        const rows = onlyTableRows(F.coverage, textOf(PRO_AUDIT_FILES.coverage), COVERAGE_HEADER, problems);
-        for (const row of rows) {
-            const [name = "", verdict = "", , , witness = ""] = row.cells;
-            const wrong = coverageProblem(verdict, witness);
-            if (!instanceOf.has(name)) {
-                problems.add(F.coverage, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
-            }
-            else if (coverage.has(name)) {
-                problems.add(F.coverage, row.n, `case ${name} is listed twice (first on line ${coverage.get(name)?.line})`);
-            }
-            else if (wrong !== undefined) {
-                problems.add(F.coverage, row.n, `case ${name}: ${wrong}`);
-            }
-            else
-                coverage.set(name, { line: row.n, verdict, witness });
+    for (const row of onlyTableRows(F.coverage, text, COVERAGE_HEADER, problems)) {
+        const [name = "", verdict = "", , , witness = ""] = row.cells;
+        const wrong = coverageProblem(verdict, witness);
+        if (!cases.instanceOf.has(name)) {
+            problems.add(F.coverage, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
         }
+        else if (coverage.has(name)) {
+            problems.add(F.coverage, row.n, `case ${name} is listed twice (first on line ${coverage.get(name)?.line})`);
+        }
+        else if (wrong !== undefined) {
+            problems.add(F.coverage, row.n, `case ${name}: ${wrong}`);
+        }
+        else
+            coverage.set(name, { line: row.n, verdict, witness });
     }
-    // CLAIMS.md: tables under known headings; claim sections label, the others add evidence.
-    const claims = new Map();
-    const extraEvidence = new Map();
-    const negativeControls = new Set();
+    return coverage;
+}
+/** The section a CLAIMS.md table stands under, with a checked header; undefined (and a problem) if not. */
+function claimsSection(table, F, problems) {
+    const section = CLAIMS_SECTIONS.find((s) => table.heading.startsWith(s.heading));
+    if (section === undefined) {
+        problems.add(F.claims, table.headerLine, `a table under the heading ${JSON.stringify(table.heading)}: expected one of the sections ` +
+            CLAIMS_SECTIONS.map((s) => `"${s.heading} …"`).join(", "));
+        return undefined;
+    }
+    const claimSection = section.agrees !== undefined;
+    if (table.header[0] !== "case" || (claimSection && table.header[1] !== "instance")) {
+        problems.add(F.claims, table.headerLine, `expected the header to start with | case |${claimSection ? " instance |" : ""}, found | ${table.header.join(" | ")} |`);
+        return undefined;
+    }
+    const stated = /\((\d+)\)/.exec(table.heading)?.[1];
+    if (stated !== undefined && Number(stated) !== table.rows.length) {
+        problems.add(F.claims, table.headingLine, `the heading says ${stated} rows, the table below it has ${table.rows.length}`);
+    }
+    return section;
+}
+/** CLAIMS.md: tables under known headings; claim sections label, the others add evidence. */
+function readClaims(text, F, cases, problems) {
+    const out = { claims: new Map(), extraEvidence: new Map(), negativeControls: new Set() };
     let claimLines = 0;
-    {
-        const lines = linesOf(textOf(PRO_AUDIT_FILES.claims));
-        for (const table of tablesOf(F.claims, lines, problems)) {
-            const section = CLAIMS_SECTIONS.find((s) => table.heading.startsWith(s.heading));
-            if (section === undefined) {
-                problems.add(F.claims, table.headerLine, `a table under the heading ${JSON.stringify(table.heading)}: expected one of the sections ` +
-                    CLAIMS_SECTIONS.map((s) => `"${s.heading} …"`).join(", "));
+    const lines = linesOf(text);
+    for (const table of tablesOf(F.claims, lines, problems)) {
+        const section = claimsSection(table, F, problems);
+        if (section === undefined)
+            continue;
+        for (const row of table.rows) {
+            const [name = "", instance = ""] = row.cells;
+            const inst = cases.instanceOf.get(name);
+            if (inst === undefined) {
+                problems.add(F.claims, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
                 continue;
             }
-            const claimSection = section.agrees !== undefined;
-            if (table.header[0] !== "case" || (claimSection && table.header[1] !== "instance")) {
-                problems.add(F.claims, table.headerLine, `expected the header to start with | case |${claimSection ? " instance |" : ""}, found | ${table.header.join(" | ")} |`);
+            if (section.agrees === undefined) {
+                if (section.negativeControl === true)
+                    out.negativeControls.add(name);
+                out.extraEvidence.set(name, [...(out.extraEvidence.get(name) ?? []), row.n]);
                 continue;
             }
-            const stated = /\((\d+)\)/.exec(table.heading)?.[1];
-            if (stated !== undefined && Number(stated) !== table.rows.length) {
-                problems.add(F.claims, table.headingLine, `the heading says ${stated} rows, the table below it has ${table.rows.length}`);
+            // The instance column is the id cut short with "…": it must be a prefix of the listed id.
+            const prefix = instance.replace(/…$/, "");
+            if (prefix === "" || !inst.id.startsWith(prefix)) {
+                problems.add(F.claims, row.n, `case ${name}: instance ${JSON.stringify(instance)} does not match ${inst.id} (${PRO_AUDIT_FILES.caseIds} line ${inst.line})`);
+                continue;
             }
-            for (const row of table.rows) {
-                const [name = "", instance = ""] = row.cells;
-                const inst = instanceOf.get(name);
-                if (inst === undefined) {
-                    problems.add(F.claims, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
-                    continue;
-                }
-                if (!claimSection) {
-                    if (section.negativeControl === true)
-                        negativeControls.add(name);
-                    extraEvidence.set(name, [...(extraEvidence.get(name) ?? []), row.n]);
-                    continue;
-                }
-                // The instance column is the id cut short with "…": it must be a prefix of the listed id.
-                const prefix = instance.replace(/…$/, "");
-                if (prefix === "" || !inst.id.startsWith(prefix)) {
-                    problems.add(F.claims, row.n, `case ${name}: instance ${JSON.stringify(instance)} does not match ${inst.id} (${PRO_AUDIT_FILES.caseIds} line ${inst.line})`);
-                    continue;
-                }
-                const first = claims.get(name);
-                if (first !== undefined) {
-                    problems.add(F.claims, row.n, `case ${name} is claimed twice (first on line ${first.line})`);
-                    continue;
-                }
-                claims.set(name, { line: row.n, section });
-                claimLines += 1;
+            const first = out.claims.get(name);
+            if (first !== undefined) {
+                problems.add(F.claims, row.n, `case ${name} is claimed twice (first on line ${first.line})`);
+                continue;
             }
-        }
-        const total = /All \*\*(\d+) claimable cases\*\*/.exec(lines.map((l) => l.text).join("\n"));
-        if (total?.[1] !== undefined && Number(total[1]) !== claimLines && problems.list.length === 0) {
-            const at = lines.find((l) => l.text.includes(total[0]))?.n;
-            problems.add(F.claims, at, `the text says ${total[1]} claimable cases, the claim tables have ${claimLines}`);
+            out.claims.set(name, { line: row.n, section });
+            claimLines += 1;
         }
     }
-    // A bad row above would show again below as a case without a label: stop at the first cause.
-    problems.throwIfAny(summary);
-    // Every case of the listing gets one label.
-    const rows = [];
-    const outside = [];
-    const counts = { unreviewed: 0, valid: 0, broken: 0, disputed: 0 };
-    /** Counts by the reason of the label ("valid: ENTAILED", …), for the notes. */
-    const why = new Map();
-    const at = (file, line) => `${file}#L${line}`;
-    function knownBadLabel(line, cov, claim) {
-        let note = `${PRO_AUDIT_FILES.knownBad}: ${KNOWN_BAD_VERDICT} (the gold patch fails the official grader)`;
-        const evidence = [at(F.knownBad, line)];
-        if (cov !== undefined) {
-            note += `; ${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
-            evidence.push(at(F.coverage, cov.line));
-        }
-        if (claim !== undefined)
-            evidence.push(at(F.claims, claim.line));
-        return { validity: "broken", reason: `broken: ${PRO_AUDIT_FILES.knownBad}`, note, evidence };
+    const total = /All \*\*(\d+) claimable cases\*\*/.exec(lines.map((l) => l.text).join("\n"));
+    if (total?.[1] !== undefined && Number(total[1]) !== claimLines && problems.list.length === 0) {
+        const at = lines.find((l) => l.text.includes(total[0]))?.n;
+        problems.add(F.claims, at, `the text says ${total[1]} claimable cases, the claim tables have ${claimLines}`);
     }
-    function coverageLabel(cov, claim, negativeControl) {
-        const covText = `${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
-        if (claim !== undefined) {
-            const evidence = [at(F.claims, claim.line), at(F.coverage, cov.line)];
-            const claimText = `${PRO_AUDIT_FILES.claims}: claimed (${claim.section.name})`;
-            const flagged = FLAGGED_VERDICTS.includes(cov.verdict);
-            if (flagged && (claim.section.agrees ?? []).includes(cov.witness) && !negativeControl) {
-                return {
-                    validity: claimedRule,
-                    reason: `${claimedRule}: claimed, ${PRO_AUDIT_FILES.coverage} agrees`,
-                    note: `${claimText}; ${covText} agrees`,
-                    evidence,
-                };
-            }
+    return out;
+}
+const at = (file, line) => `${file}#L${line}`;
+/** The label of a case whose instance KNOWN_BAD.md lists: broken. */
+function knownBadLabel(F, line, cov, claim) {
+    let note = `${PRO_AUDIT_FILES.knownBad}: ${KNOWN_BAD_VERDICT} (the gold patch fails the official grader)`;
+    const evidence = [at(F.knownBad, line)];
+    if (cov !== undefined) {
+        note += `; ${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
+        evidence.push(at(F.coverage, cov.line));
+    }
+    if (claim !== undefined)
+        evidence.push(at(F.claims, claim.line));
+    return { validity: "broken", reason: `broken: ${PRO_AUDIT_FILES.knownBad}`, note, evidence };
+}
+/** The label of a case from its COVERAGE.md row and its claim, if any. */
+function coverageLabel(F, claimedRule, cov, claim, negativeControl) {
+    const covText = `${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
+    if (claim !== undefined) {
+        const evidence = [at(F.claims, claim.line), at(F.coverage, cov.line)];
+        const claimText = `${PRO_AUDIT_FILES.claims}: claimed (${claim.section.name})`;
+        const flagged = FLAGGED_VERDICTS.includes(cov.verdict);
+        if (flagged && (claim.section.agrees ?? []).includes(cov.witness) && !negativeControl) {
             return {
-                validity: "disputed",
-                reason: `disputed: claimed, ${PRO_AUDIT_FILES.coverage} disagrees`,
-                note: `conflict: ${claimText}, but ${covText}` +
-                    (negativeControl ? "; and it is a negative control (the refuter killed the split)" : ""),
+                validity: claimedRule,
+                reason: `${claimedRule}: claimed, ${PRO_AUDIT_FILES.coverage} agrees`,
+                note: `${claimText}; ${covText} agrees`,
                 evidence,
             };
         }
-        const evidence = [at(F.coverage, cov.line)];
-        if (VALID_VERDICTS.includes(cov.verdict)) {
-            return { validity: "valid", reason: `valid: ${cov.verdict}`, note: covText, evidence };
-        }
         return {
             validity: "disputed",
-            reason: `disputed: ${cov.verdict === "AMBIGUOUS" ? cov.witness : cov.verdict}, not claimed`,
-            note: `${covText}; not claimed in ${PRO_AUDIT_FILES.claims}`,
+            reason: `disputed: claimed, ${PRO_AUDIT_FILES.coverage} disagrees`,
+            note: `conflict: ${claimText}, but ${covText}` +
+                (negativeControl ? "; and it is a negative control (the refuter killed the split)" : ""),
             evidence,
         };
     }
-    for (const [name, inst] of instanceOf) {
-        const bad = knownBad.get(inst.id);
-        const cov = coverage.get(name);
-        const claim = claims.get(name);
-        const label = bad !== undefined
-            ? knownBadLabel(bad, cov, claim)
-            : cov !== undefined
-                ? coverageLabel(cov, claim, negativeControls.has(name))
-                : undefined;
-        if (label === undefined) {
-            problems.add(F.caseIds, inst.line, `case ${name} has no row in ${PRO_AUDIT_FILES.coverage} and its instance is not in ${PRO_AUDIT_FILES.knownBad}: it cannot be labelled`);
-            continue;
-        }
-        if (tasks !== undefined && !tasks.set.has(inst.id)) {
-            outside.push(inst.id);
-            continue;
-        }
-        const evidence = [
-            ...label.evidence,
-            ...(extraEvidence.get(name) ?? []).map((n) => at(F.claims, n)),
-            at(F.caseIds, inst.line),
-        ];
-        counts[label.validity] += 1;
-        why.set(label.reason, (why.get(label.reason) ?? 0) + 1);
-        rows.push({ task_id: inst.id, validity: label.validity, reviewer, evidence, note: label.note });
+    const evidence = [at(F.coverage, cov.line)];
+    if (VALID_VERDICTS.includes(cov.verdict)) {
+        return { validity: "valid", reason: `valid: ${cov.verdict}`, note: covText, evidence };
     }
-    problems.throwIfAny(summary);
+    return {
+        validity: "disputed",
+        reason: `disputed: ${cov.verdict === "AMBIGUOUS" ? cov.witness : cov.verdict}, not claimed`,
+        note: `${covText}; not claimed in ${PRO_AUDIT_FILES.claims}`,
+        evidence,
+    };
+}
+/** The notes of the reviews file: the rule, the labels' counts by reason, the caveat, the task list, the reviewer. */
+function auditNotes(input, labelled, caseOf, claimedRule, reviewer) {
+    const { opts, tasks } = input;
+    const { rows, counts, why, outside } = labelled;
     const notes = [];
     notes.push(`rule: ${PRO_AUDIT_FILES.knownBad} → broken; claimed in ${PRO_AUDIT_FILES.claims} with ${PRO_AUDIT_FILES.coverage} agreeing → ` +
         `${claimedRule}${opts.claimed === undefined ? " (default; --claimed disputed to count the audit's claims as disputed)" : " (--claimed)"}; ` +
@@ -33065,9 +33012,73 @@ function importSwebenchProAudit({ opts, tasks, files }) {
     }))
         notes.push(note);
     notes.push(`reviewer: ${reviewer}${opts.reviewer === undefined ? " (default; --reviewer)" : ""}`);
+    return notes;
+}
+function importSwebenchProAudit(input) {
+    const { opts, tasks, files } = input;
+    const dir = opts.file.replace(/\/+$/, "") || "/";
+    const shown = (name) => inDirectory(opts.file, name);
+    const textOf = (name) => {
+        const t = files?.[name];
+        // A caller bug (runImport reads every file of PRO_AUDIT_FILES), not a user error.
+        if (t === undefined)
+            throw new Error(`${shown(name)} was not read before the import`);
+        return t;
+    };
+    const F = {
+        knownBad: shown(PRO_AUDIT_FILES.knownBad),
+        coverage: shown(PRO_AUDIT_FILES.coverage),
+        claims: shown(PRO_AUDIT_FILES.claims),
+        caseIds: shown(PRO_AUDIT_FILES.caseIds),
+    };
+    const claimedRule = opts.claimed ?? "broken";
+    const reviewer = opts.reviewer ?? DEFAULT_PRO_AUDIT_REVIEWER;
+    const problems = new AuditProblems();
+    const summary = `${dir}: unusable SWE-Bench Pro audit`;
+    const cases = readCaseIds(textOf(PRO_AUDIT_FILES.caseIds), F, problems);
+    problems.throwIfAny(summary);
+    const knownBad = readKnownBad(textOf(PRO_AUDIT_FILES.knownBad), F, cases, problems);
+    const coverage = readCoverage(textOf(PRO_AUDIT_FILES.coverage), F, cases, problems);
+    const { claims, extraEvidence, negativeControls } = readClaims(textOf(PRO_AUDIT_FILES.claims), F, cases, problems);
+    // A bad row above would show again below as a case without a label: stop at the first cause.
+    problems.throwIfAny(summary);
+    // Every case of the listing gets one label.
+    const rows = [];
+    const outside = [];
+    const counts = { unreviewed: 0, valid: 0, broken: 0, disputed: 0 };
+    /** Counts by the reason of the label ("valid: ENTAILED", …), for the notes. */
+    const why = new Map();
+    for (const [name, inst] of cases.instanceOf) {
+        const bad = knownBad.get(inst.id);
+        const cov = coverage.get(name);
+        const claim = claims.get(name);
+        const label = bad !== undefined
+            ? knownBadLabel(F, bad, cov, claim)
+            : cov !== undefined
+                ? coverageLabel(F, claimedRule, cov, claim, negativeControls.has(name))
+                : undefined;
+        if (label === undefined) {
+            problems.add(F.caseIds, inst.line, `case ${name} has no row in ${PRO_AUDIT_FILES.coverage} and its instance is not in ${PRO_AUDIT_FILES.knownBad}: it cannot be labelled`);
+            continue;
+        }
+        if (tasks !== undefined && !tasks.set.has(inst.id)) {
+            outside.push(inst.id);
+            continue;
+        }
+        const evidence = [
+            ...label.evidence,
+            ...(extraEvidence.get(name) ?? []).map((n) => at(F.claims, n)),
+            at(F.caseIds, inst.line),
+        ];
+        counts[label.validity] += 1;
+        why.set(label.reason, (why.get(label.reason) ?? 0) + 1);
+        rows.push({ task_id: inst.id, validity: label.validity, reviewer, evidence, note: label.note });
+    }
+    problems.throwIfAny(summary);
+    const notes = auditNotes(input, { rows, counts, why, outside }, cases.caseOf, claimedRule, reviewer);
     return {
         rows,
-        taskIds: tasks?.ids ?? [...caseOf.keys()],
+        taskIds: tasks?.ids ?? [...cases.caseOf.keys()],
         taskIdsFrom: tasks ? `the task list ${tasks.file}` : F.caseIds,
         notes,
     };
@@ -33588,6 +33599,7 @@ function readEvalLog(file, data) {
 
 
 
+
 function importInspect({ opts, text, tasks, bytes }) {
     const file = opts.file;
     const log = bytes !== undefined && isZip(bytes)
@@ -33732,7 +33744,7 @@ function finishInspect(log, rows, ctx) {
     if (ctx.errors.length > 0) {
         const distinct = [...new Set(ctx.errors)];
         const n = rows.filter((r) => r.result === "infra_error").length;
-        notes.push(`infra_error: ${n} ${n === 1 ? "sample" : "samples"} with an error (${listSome(distinct, 3)})`);
+        notes.push(`infra_error: ${(0,words/* plural */.L)(n, "sample")} with an error (${listSome(distinct, 3)})`);
     }
     if (scorer !== undefined)
         notes.push(`scores read from scorer ${JSON.stringify(scorer)}`);
@@ -36161,11 +36173,8 @@ function importReviewsCsv({ opts, text, tasks }) {
 function swebench_leaderboard_describe(e) {
     return `${e.folder ?? "(no folder)"} on board ${JSON.stringify(e.board)}`;
 }
-function importSwebenchLeaderboard({ opts, text, tasks }) {
-    const file = opts.file;
-    const doc = parseJsonFile(file, text);
-    const problems = new Problems(file);
-    const summary = `${file}: not a usable SWE-bench leaderboards.json`;
+/** Every board's entries, in file order, with the boards' names. */
+function readEntries(doc, problems, summary) {
     if (!common_isObject(doc) || !Array.isArray(doc["leaderboards"])) {
         problems.fail(summary, `expected an object with a "leaderboards" array`, { field: "/leaderboards" });
     }
@@ -36197,6 +36206,10 @@ function importSwebenchLeaderboard({ opts, text, tasks }) {
         });
     });
     problems.throwIfAny(summary);
+    return { entries, boardNames };
+}
+/** The entries of the run `--run` names (or of the only run), on the board `--board` names if given. */
+function chooseRun(file, opts, { entries, boardNames }, notes) {
     let pool = entries;
     if (opts.board !== undefined) {
         pool = entries.filter((e) => e.board === opts.board);
@@ -36211,7 +36224,6 @@ function importSwebenchLeaderboard({ opts, text, tasks }) {
         ? "no entry has per_instance_details"
         : `runs with per_instance_details (${runNames.length}): ${runNames.join(", ")}`;
     let chosen;
-    const notes = [];
     if (opts.run === undefined) {
         if (runNames.length !== 1) {
             fileError(file, `the file holds several runs; choose one with --run FOLDER. ${available()}`);
@@ -36241,17 +36253,10 @@ function importSwebenchLeaderboard({ opts, text, tasks }) {
         }
         notes.push(`run: ${chosen[0]?.folder ?? run} (matched by ${by})`);
     }
-    const first = chosen[0];
-    if (chosen.length > 1) {
-        const key = (e) => JSON.stringify(resolvedMap(e.details ?? {}));
-        const same = chosen.every((e) => key(e) === key(first));
-        if (!same) {
-            fileError(file, `run ${JSON.stringify(first.folder)} is on several boards with different per-instance results ` +
-                `(${chosen.map((e) => JSON.stringify(e.board)).join(", ")}): choose one with --board`);
-        }
-        notes.push(`the run is on ${chosen.length} boards (${chosen.map((e) => e.board).join(", ")}) with identical ` +
-            `per-instance results; read from board ${JSON.stringify(first.board)} (--board to choose)`);
-    }
+    return chosen;
+}
+/** One row a task of the entry's per_instance_details: resolved true → pass, false → fail. */
+function rowsOfEntry(file, first, problems) {
     const base = ["leaderboards", first.boardIndex, "results", first.index, "per_instance_details"];
     const details = first.details ?? {};
     const rowsById = new Map();
@@ -36268,6 +36273,26 @@ function importSwebenchLeaderboard({ opts, text, tasks }) {
             evidence: [jsonEvidence(file, ptr)],
         });
     }
+    return rowsById;
+}
+function importSwebenchLeaderboard({ opts, text, tasks }) {
+    const file = opts.file;
+    const problems = new Problems(file);
+    const summary = `${file}: not a usable SWE-bench leaderboards.json`;
+    const notes = [];
+    const chosen = chooseRun(file, opts, readEntries(parseJsonFile(file, text), problems, summary), notes);
+    const first = chosen[0];
+    if (chosen.length > 1) {
+        const key = (e) => JSON.stringify(resolvedMap(e.details ?? {}));
+        const same = chosen.every((e) => key(e) === key(first));
+        if (!same) {
+            fileError(file, `run ${JSON.stringify(first.folder)} is on several boards with different per-instance results ` +
+                `(${chosen.map((e) => JSON.stringify(e.board)).join(", ")}): choose one with --board`);
+        }
+        notes.push(`the run is on ${chosen.length} boards (${chosen.map((e) => e.board).join(", ")}) with identical ` +
+            `per-instance results; read from board ${JSON.stringify(first.board)} (--board to choose)`);
+    }
+    const rowsById = rowsOfEntry(file, first, problems);
     problems.throwIfAny(summary);
     const found = [...rowsById.keys()].sort(compareIds);
     const passes = found.filter((id) => rowsById.get(id)?.result === "pass").length;
@@ -38620,7 +38645,7 @@ async function importCommand(argv, io) {
 
 ;// CONCATENATED MODULE: ./src/core/history/policy-log.ts
 /**
- * The policy's history as evidence (issue #14): every version of the policy file, oldest first,
+ * The policy's history as evidence: every version of the policy file, oldest first,
  * turned into a log of changes in the same semantic diff the PR report uses (policy-diff.ts), with
  * what an auditor looks for flagged. Pure: the versions come from git through src/git/.
  *
@@ -39330,6 +39355,7 @@ function model_labels_quotedModels(ids, maxChars = 60) {
  */
 
 
+
 /** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
 function rank_sections_add(out, ...parts) {
     for (const part of parts) {
@@ -39546,7 +39572,7 @@ function unresolvedPairs(r) {
 function reviewSentence(r, x, f, shown) {
     const way = (k, side) => k === null
         ? `no resolution of the open labels puts the ${side} above`
-        : `at least ${k} review${k === 1 ? "" : "s"} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
+        : `at least ${(0,words/* plural */.L)(k, "review")} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
     return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(`: the open labels${r.settings.infra_errors === "bound" ? " or the lost results" : ""} can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`)}`;
 }
 function capitalised(s) {
@@ -39583,7 +39609,7 @@ function settingsLines(r, f) {
     return [
         f.gen(`Settings: confidence ${s.confidence}, quantile ${s.quantile}, standard error ${s.standard_error}${s.standard_error === "clustered" ? ` (${s.cluster_correction})` : ""}, validity bound ${s.validity_bound}, infra errors ${s.infra_errors}, common valid tasks ${s.common_valid_tasks_threshold}.`),
         `${f.gen("Policy")} ${f.code(p.policy.path, 120)} ${f.gen(`(sha256 ${p.policy.sha256.slice(0, 12)}…), owner`)} ${f.text(p.policy.owner, 80)}${f.gen(`, revisit ${p.policy.revisit}.`)}`,
-        `${f.gen("Inputs:")} ${p.inputs.map((i) => `${f.code(i.path, 120)} ${f.gen(`(sha256 ${i.sha256.slice(0, 12)}…)`)}`).join(", ")}${f.gen(`; ${p.rows_read} rows, read ${p.passes} time${p.passes === 1 ? "" : "s"}; model-gate ${p.tool_version}.`)}`,
+        `${f.gen("Inputs:")} ${p.inputs.map((i) => `${f.code(i.path, 120)} ${f.gen(`(sha256 ${i.sha256.slice(0, 12)}…)`)}`).join(", ")}${f.gen(`; ${p.rows_read} rows, read ${(0,words/* plural */.L)(p.passes, "time")}; model-gate ${p.tool_version}.`)}`,
     ];
 }
 
@@ -39960,6 +39986,7 @@ function renderRankHtml(r) {
 
 
 
+
 /**
  * The gate's inputs are consistent, checked before anything is computed (and by the shells before the export is read): a candidate
  * when the requirement is about one, among the ranked models; a reference for above_reference,
@@ -39979,9 +40006,6 @@ function checkRankGate(require, candidate, reference, models) {
         if (reference === candidate)
             throw new errors/* InputError */.dz(`The candidate and the reference are the same model (${quote(candidate)}): above_reference compares two models.`);
     }
-}
-function rank_gate_plural(n, one, many) {
-    return `${n} ${n === 1 ? one : many}`;
 }
 /** The models the pairs order above `model`, in the report's leaderboard order. */
 function orderedAbove(report, model) {
@@ -40022,7 +40046,7 @@ function rankGate(report, require, candidate) {
     if (require === "top_resolved") {
         return report.top_resolved && report.top !== null
             ? out("accept", `The top is resolved: ${q(report.top)} is ordered above every other model.`)
-            : out("unresolved", `The top is unresolved: ${rank_gate_plural(first.length, "model", "models")} could be first (${listed(first, q)}): no model is ordered above ${first.length === 1 ? "it" : "them"}, and none is ordered above every other.`);
+            : out("unresolved", `The top is unresolved: ${(0,words/* plural */.L)(first.length, "model", "models")} could be first (${listed(first, q)}): no model is ordered above ${first.length === 1 ? "it" : "them"}, and none is ordered above every other.`);
     }
     const c = candidate ?? "";
     const model = report.models.find((m) => m.model === c);
@@ -40052,7 +40076,7 @@ function rankGate(report, require, candidate) {
 function topGroupGate(report, c, out, q) {
     const above = orderedAbove(report, c);
     if (above.length > 0)
-        return out("reject", `${q(c)} could not be first: ${rank_gate_plural(above.length, "model is", "models are")} ordered above it (${listed(above, q)}).`);
+        return out("reject", `${q(c)} could not be first: ${(0,words/* plural */.L)(above.length, "model is", "models are")} ordered above it (${listed(above, q)}).`);
     const first = new Set(report.could_be_first);
     const rest = report.models.map((m) => m.model).filter((m) => !first.has(m));
     if (rest.length === 0)
@@ -40060,8 +40084,36 @@ function topGroupGate(report, c, out, q) {
     const below = new Set(orderedBelow(report, c));
     const notBelow = rest.filter((m) => !below.has(m));
     if (notBelow.length === 0)
-        return out("accept", `${q(c)} is in the top group: it could be first (no model is ordered above it), and it is ordered above every model that could not (${rank_gate_plural(rest.length, "model", "models")}).`);
-    return out("unresolved", `${q(c)} could be first (no model is ordered above it), but it is not ordered above ${rank_gate_plural(notBelow.length, "model", "models")} that could not (${listed(notBelow, q)}).`);
+        return out("accept", `${q(c)} is in the top group: it could be first (no model is ordered above it), and it is ordered above every model that could not (${(0,words/* plural */.L)(rest.length, "model", "models")}).`);
+    return out("unresolved", `${q(c)} could be first (no model is ordered above it), but it is not ordered above ${(0,words/* plural */.L)(notBelow.length, "model", "models")} that could not (${listed(notBelow, q)}).`);
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/plan-rank.ts
+/**
+ * What a ranking will be asked, settled from the policy's text and the shell's request before the
+ * export is read (a long read would end in the same error): the reference (the request's, else
+ * the policy's `rank.reference`), the gate's requirement and candidate, checked against each
+ * other and against the models named. The CLI (`model-gate rank`) and the action's rank mode
+ * both plan here, so the policy's `rank` section is read in one place.
+ */
+
+
+
+
+/**
+ * The plan for `request` under the policy text at `policyPath`. Throws an InputError for a policy
+ * that does not parse (naming its file and line) and for a plan the ranking could not carry out.
+ */
+function planRank(policyText, policyPath, request) {
+    const rank = parsePolicy(policyText, policyPath).rank;
+    const fromPolicy = rank?.reference ?? null;
+    const models = request.models;
+    if (request.reference === null && fromPolicy !== null && models !== null && !models.includes(fromPolicy))
+        throw new errors/* InputError */.dz(`The policy's rank.reference ${quote(fromPolicy)} is not among ${request.names.models} (${models.map(quote).join(", ")}): add it there, or set ${request.names.reference}.`);
+    const reference = request.reference ?? fromPolicy;
+    const require = rank?.require ?? "top_resolved";
+    checkRankGate(require, request.candidate, reference, models);
+    return { reference, candidate: request.candidate, require };
 }
 
 ;// CONCATENATED MODULE: ./src/core/task-table-view.ts
@@ -40159,6 +40211,7 @@ function tableView(tables, which, index) {
 
 
 
+
 /** How many models the "too few common valid tasks" error names. */
 const MODELS_NAMED = 3;
 function commonSet(data, policy) {
@@ -40227,7 +40280,7 @@ function commonSet(data, policy) {
     }
     const threshold = policy.accept_if.common_valid_tasks;
     if (!satisfies(valid, threshold) && labelledValid === 0) {
-        throw new errors/* InputError */.dz(`No task is labelled valid: of the ${universe} non-broken task${universe === 1 ? "" : "s"} the ${k} ranked models ran, none has the label valid ` +
+        throw new errors/* InputError */.dz(`No task is labelled valid: of the ${(0,words/* plural */.L)(universe, "non-broken task")} the ${k} ranked models ran, none has the label valid ` +
             `(a ranking counts only valid tasks; the policy's common_valid_tasks asks for ${threshold.text}). ` +
             "Add labels: a reviews file with --reviews (model-gate import reviews-csv for your own review sheet), " +
             "or, for SWE-bench Verified, model-gate import verified-annotations with the results' --dataset-revision " +
@@ -40242,9 +40295,9 @@ function commonSet(data, policy) {
         const named = shrink.length === 0
             ? "No single model's absence would add a task back: the models share few tasks, or most are broken or open."
             : `The models that shrink it most: ${shrink
-                .map((x) => `${quote(x.model)} (without it, ${x.valid} more valid task${x.valid === 1 ? "" : "s"}, ${x.all} in all)`)
+                .map((x) => `${quote(x.model)} (without it, ${(0,words/* plural */.L)(x.valid, "more valid task")}, ${x.all} in all)`)
                 .join(", ")}.`;
-        throw new errors/* InputError */.dz(`The ${k} ranked models have ${valid} common valid task${valid === 1 ? "" : "s"} (tasks every one of them ` +
+        throw new errors/* InputError */.dz(`The ${k} ranked models have ${(0,words/* plural */.L)(valid, "common valid task")} (tasks every one of them ` +
             `has a score on, labelled valid); the policy's common_valid_tasks asks for ${threshold.text}. ${named} ` +
             `Leave a model out with --models, or run the missing tasks.`);
     }
@@ -40651,6 +40704,7 @@ function scoreStandardError(values, clusterOf, clusterCount, policy) {
 
 
 
+
 /** How many orderings the clustered-SE warning names before it counts the rest. */
 const ORDERINGS_NAMED = 5;
 function named(ids, max) {
@@ -40692,7 +40746,7 @@ function clusteredCheck(models, set, margin, analyse, paired, order) {
         ? ""
         : `, and ${after.length} models could be first (${named(after, ORDERINGS_NAMED)}) instead of ${before.length} (${named(before, ORDERINGS_NAMED)})`;
     return (`The tasks cluster (${set.clusterCount} clusters by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
-        `${lost.length} of the ${ordered} ${ordered === 1 ? "ordering" : "orderings"} would not hold (${named(lost, ORDERINGS_NAMED)})${cbf}; ` +
+        `${lost.length} of the ${(0,words/* plural */.L)(ordered, "ordering")} would not hold (${named(lost, ORDERINGS_NAMED)})${cbf}; ` +
         "consider standard_error: clustered.");
 }
 /**
@@ -40714,7 +40768,7 @@ function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, cluste
     const out = [...gate.warnings];
     if (appendOnly !== null && appendOnly.rows_changed_or_removed > 0) {
         const n = appendOnly.rows_changed_or_removed;
-        out.push(`History rewritten: ${n} ${n === 1 ? "row" : "rows"} of the previous results or reviews ${n === 1 ? "was" : "were"} removed or changed (provenance.append_only lists them); the top is not taken as resolved.`);
+        out.push(`History rewritten: ${(0,words/* plural */.L)(n, "row")} of the previous results or reviews ${n === 1 ? "was" : "were"} removed or changed (provenance.append_only lists them); the top is not taken as resolved.`);
     }
     if (asOfReview !== null) {
         out.push(`Ranked as of review revision ${asOfReview}: labels of later review revisions are left out (--as-of-review).`);
@@ -41362,7 +41416,6 @@ async function readRankInputs(req) {
 
 
 
-
 const RANK_HELP = `Usage: model-gate rank --results F [F ...] --policy P [--models A,B,C] [options]
 
 Ranks several model configs on one common task set: every pair's margin with its validity
@@ -41452,10 +41505,12 @@ async function rankCommand(argv, io) {
         throw new errors/* InputError */.dz(`--candidate "${candidate}" is not among the models given with --models: add it there, or leave --models out to rank every model.`);
     }
     const policyText = await readPolicyText(abs(policyPath), policyPath);
-    // The gate's inputs are checked before the export is read: a long read would end in the same error.
-    const policyRank = parsePolicy(policyText, policyPath).rank;
-    const reference = referenceFlag ?? policyRank?.reference ?? null;
-    checkRankGate(policyRank?.require ?? "top_resolved", candidate, reference, models);
+    const plan = planRank(policyText, policyPath, {
+        models,
+        reference: referenceFlag,
+        candidate,
+        names: { models: "--models", reference: "--reference" },
+    });
     const rankInputs = await readRankInputs({
         results: results.map(abs),
         reviews: reviews.map(abs),
@@ -41474,8 +41529,8 @@ async function rankCommand(argv, io) {
         ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
     });
     const report = runRank(rankInputs.data, rankInputs.policy, {
-        reference,
-        candidate,
+        reference: plan.reference,
+        candidate: plan.candidate,
         toolVersion: TOOL_VERSION,
         asOfReview,
         appendOnly: rankInputs.appendOnly,
@@ -41588,12 +41643,14 @@ async function runCli(argv, io, env = {}) {
 /* harmony export */   pn: () => (/* binding */ PolicyError)
 /* harmony export */ });
 /* unused harmony exports MAX_LISTED_PROBLEMS, formatLocation, formatProblem */
+/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7522);
 /**
  * User mistakes (bad export, bad policy, unknown model id, bad flag) are a distinct class so the
  * single error boundary at each entry point can print them as one clear message with exit status
  * 3, and treat anything else as a bug. A verdict is never an error: accept/reject/unresolved are
  * results.
  */
+
 /** How many problems an error lists before it only counts the rest (SPEC §1.1). */
 const MAX_LISTED_PROBLEMS = 20;
 function formatLocation(loc) {
@@ -41642,7 +41699,7 @@ function errorLine(err) {
     const first = err.problems[0];
     const more = err.total - 1;
     const text = first ? formatProblem(first) : (err.message.split("\n")[0] ?? "invalid input");
-    return more > 0 ? `${text} (and ${more} more problem${more === 1 ? "" : "s"})` : text;
+    return more > 0 ? `${text} (and ${(0,_words_js__WEBPACK_IMPORTED_MODULE_0__/* .plural */ .L)(more, "more problem")})` : text;
 }
 
 
@@ -41687,6 +41744,30 @@ function errorCode(e) {
 function fsCodeWords(e) {
     const code = errorCode(e);
     return code === undefined ? undefined : FS_CODE_WORDS[code];
+}
+
+
+/***/ }),
+
+/***/ 7522:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   L: () => (/* binding */ plural),
+/* harmony export */   X: () => (/* binding */ pluralWord)
+/* harmony export */ });
+/**
+ * Counts in words, for every sentence the gate writes: the noun (or verb) agrees with its count,
+ * "1 task", "2 tasks", "1 check fails", "2 checks fail". One helper, so no rendering says
+ * "1 passes".
+ */
+/** The word that agrees with `n`: `one` for exactly 1, else `many` (default `one` + "s"). */
+function pluralWord(n, one, many = `${one}s`) {
+    return n === 1 ? one : many;
+}
+/** The count and the word that agrees with it: plural(1, "task") → "1 task", plural(2, "task") → "2 tasks". */
+function plural(n, one, many = `${one}s`) {
+    return `${n} ${pluralWord(n, one, many)}`;
 }
 
 
@@ -41958,7 +42039,7 @@ const external_node_vm_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 ;// CONCATENATED MODULE: ./src/io/full-collection.ts
 /**
  * A full garbage collection the gate can ask for where a large read leaves most of its memory as
- * garbage (issue 15): in the builder's last step (dataset-finish.ts) once the read-only state is dropped (before the
+ * garbage: in the builder's last step (dataset-finish.ts) once the read-only state is dropped (before the
  * Dataset's table is made beside what is held), once the read returns (the builder itself), and
  * once the fragility search is done (before the evaluations at each review revision). V8 collects
  * when its heuristics say so, usually later, and the peak RSS is then the live state plus that

@@ -1,6 +1,6 @@
 // Action entry point (bundled to dist/index.js). Wires the runner (@actions/core), GitHub
 // (@actions/github's Octokit, with the retry and throttling plugins) and git into
-// src/action/run-gate.ts (evaluate, or rank mode), and is the single error boundary and the one
+// src/action/gate-action.ts (evaluate, or rank mode), and is the single error boundary and the one
 // place that fails the step: a user error (InputError, PolicyError) fails it with its message and
 // no stack; a verdict fails it per fail-on; something the run could not deliver (the report file,
 // GITHUB_OUTPUT, GITHUB_STEP_SUMMARY), already said with one ::error:: each, fails it with no
@@ -20,7 +20,7 @@ import {
 } from "./action/github-api.js";
 import { gitToFile } from "./action/base-files.js";
 import { createLogger, type Logger } from "./action/logger.js";
-import { runGateAction, type GateRunResult } from "./action/run-gate.js";
+import { runGateAction, type GateRunResult } from "./action/gate-action.js";
 import { retiredReadSettingNotes } from "./read/retired-read-settings.js";
 import { fullCollectionFor } from "./io/full-collection.js";
 import { appendToRegularFile, describeFsCode } from "./io/file-kind.js";
@@ -29,30 +29,15 @@ import { sourceMappedStack } from "./source-mapped-stack.js";
 
 /**
  * The run's retry settings: one RetryBudget for every GitHub call of the run (a dead API costs
- * seconds, docs/action.md). Test hooks: MODEL_GATE_RETRY_BASE_MS shortens the waits between
- * retries (and a rate limit's), MODEL_GATE_WRITE_SPACING_MS the least time between two writes.
+ * seconds, docs/action.md). The end-to-end tests shorten the waits from outside the product
+ * (test/helpers/short-waits.mjs, loaded with `node --import`), so nothing here reads a test knob.
  */
-function retrySettings(env: NodeJS.ProcessEnv): RetrySettings {
-  const number = (name: string): number | null => {
-    const raw = env[name];
-    return raw !== undefined && /^\d{1,6}$/.test(raw) ? Number(raw) : null;
-  };
-  return {
-    ...DEFAULT_RETRY,
-    baseDelayMs: number("MODEL_GATE_RETRY_BASE_MS") ?? DEFAULT_RETRY.baseDelayMs,
-    writeSpacingMs: number("MODEL_GATE_WRITE_SPACING_MS") ?? DEFAULT_RETRY.writeSpacingMs,
-    budget: new RetryBudget(RETRY_BUDGET_UNITS),
-  };
+function retrySettings(): RetrySettings {
+  return { ...DEFAULT_RETRY, budget: new RetryBudget(RETRY_BUDGET_UNITS) };
 }
 
 /** A GitHub call that never answers must not hold the job until its 6-hour timeout. */
 const REQUEST_TIMEOUT_MS = 20_000;
-
-/** Test hook: MODEL_GATE_REQUEST_TIMEOUT_MS shortens the per-request timeout. */
-function requestTimeout(env: NodeJS.ProcessEnv): number {
-  const raw = env["MODEL_GATE_REQUEST_TIMEOUT_MS"];
-  return raw !== undefined && /^\d{1,7}$/.test(raw) ? Number(raw) : REQUEST_TIMEOUT_MS;
-}
 
 /**
  * fetch with a per-request timeout. A timed-out call fails like a dropped connection: it is
@@ -136,7 +121,7 @@ async function main(): Promise<void> {
   };
   for (const note of retiredReadSettingNotes(process.env)) log.debug(note);
   const collectGarbage = fullCollectionFor(process.env);
-  const retry = retrySettings(process.env);
+  const retry = retrySettings();
   let outcome: Outcome;
   try {
     const result = await runGateAction({
@@ -185,7 +170,7 @@ async function main(): Promise<void> {
       makeOctokit: async (token, baseUrl) =>
         createOctokit(await loadGetOctokit(), token, {
           baseUrl,
-          fetch: fetchWithTimeout(requestTimeout(process.env)),
+          fetch: fetchWithTimeout(REQUEST_TIMEOUT_MS),
           retry,
           log,
         }),

@@ -2,7 +2,7 @@
  * What the base commit decides before the verdict: which commit's policy decides (the pull
  * request's or the merge group's base, else the checkout's file), that policy's text with the
  * change's own version beside it for the diff, and the base versions of the results and reviews
- * files for the append-only check. Shared by evaluate (run.ts) and rank mode (rank-run.ts).
+ * files for the append-only check. Shared by evaluate (evaluate-mode.ts) and rank mode (rank-mode.ts).
  */
 import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, relative, sep } from "node:path";
@@ -44,7 +44,7 @@ export function makeDisplayPath(workspace: string): (abs: string) => string {
   };
 }
 
-interface PolicyChoice {
+export interface PolicyChoice {
   readonly text: string;
   readonly source: string;
   readonly lastCommit: string | null;

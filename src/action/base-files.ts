@@ -1,5 +1,5 @@
 /**
- * The append-only check in the action (issue #14): the previous version of each results and
+ * The append-only check in the action: the previous version of each results and
  * reviews file is its version at the base commit (the pull request's, confirmed on workflow_run,
  * or the merge group's), when the repository holds it there.
  *

@@ -10,6 +10,7 @@ import type { GitHub } from "@actions/github/lib/utils";
 import Bottleneck from "bottleneck/light.js";
 import type { z } from "zod";
 import type { Logger } from "./logger.js";
+import { plural } from "../core/words.js";
 
 export type Octokit = InstanceType<typeof GitHub>;
 
@@ -342,7 +343,7 @@ export interface FailureContext {
 export function describeFailure(error: unknown, ctx: FailureContext): string {
   const head = `Could not ${ctx.action}`;
   const tail = ctx.delivered === "" ? "" : ` ${ctx.delivered}`;
-  const times = `${ctx.attempts} time${ctx.attempts === 1 ? "" : "s"}`;
+  const times = plural(ctx.attempts, "time");
   if (error instanceof MalformedAnswerError)
     return `${head}: ${error.message}; the answer is not used.${tail}`;
   const status = httpStatus(error);

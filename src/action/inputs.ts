@@ -8,6 +8,7 @@ import { lstatSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { InputError, type InputProblem } from "../core/errors.js";
 import { globFiles, hasGlobChars } from "../io/glob.js";
+import { plural } from "../core/words.js";
 
 export type CommentMode = "always" | "on-change" | "never";
 export type FailOn = "reject" | "reject-or-unresolved" | "never";
@@ -256,7 +257,7 @@ export function readInputs(getInput: GetInput, env: InputEnv, onPullRequest: boo
     reportRaw !== "" ? resolve(workspace, reportRaw) : join(env.runnerTemp ?? workspace, DEFAULT_REPORT_NAME);
   if (problems.length > 0) {
     throw new InputError(
-      `The action's inputs are invalid (${problems.length} problem${problems.length === 1 ? "" : "s"}):`,
+      `The action's inputs are invalid (${plural(problems.length, "problem")}):`,
       problems,
     );
   }

@@ -6,6 +6,7 @@
  */
 import { InputError, type InputProblem } from "../core/errors.js";
 import { readInputs, splitList, type ActionInputs, type GetInput, type InputEnv } from "./inputs.js";
+import { plural } from "../core/words.js";
 
 /** The default check name (and so comment key) in rank mode: not evaluate's, so both gates keep their own. */
 export const DEFAULT_RANK_CHECK_NAME = "Model ranking";
@@ -95,11 +96,7 @@ export function readRankActionInputs(
   if (sharedError !== null || problems.length > 0 || shared === null) {
     const all = [...(sharedError?.problems ?? []), ...problems];
     const total = (sharedError?.total ?? 0) + problems.length;
-    throw new InputError(
-      `The action's inputs are invalid (${total} problem${total === 1 ? "" : "s"}):`,
-      all,
-      total,
-    );
+    throw new InputError(`The action's inputs are invalid (${plural(total, "problem")}):`, all, total);
   }
   return {
     ...shared,

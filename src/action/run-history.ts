@@ -1,5 +1,5 @@
 /**
- * This gate's earlier runs on the pull request (issue 30, docs/runs.md).
+ * This gate's earlier runs on the pull request (docs/runs.md).
  *
  * Two records, one trusted: every run's check run carries `external_id` = `model-gate/1 <verdict>
  * <results digest, 16 hex> <block digest, 32 hex>`; the check runs the action itself created on
@@ -13,13 +13,14 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { inputsDigest, runSummarySchema } from "../core/runs/run-summary.js";
-import type { RunSummary } from "../core/run-types.js";
-import { RUN_HISTORY_MAX, type EarlierRun, type RerunsMode } from "../core/reruns/runs-report.js";
+import { inputsDigest, runSummarySchema } from "../core/run-history/run-summary.js";
+import type { RunSummary } from "../core/run-history/run-types.js";
+import { RUN_HISTORY_MAX, type EarlierRun, type RerunsMode } from "../core/run-history/runs-report.js";
 import type { Verdict } from "../core/verdict-types.js";
 import { sha256Hex } from "../read/sha256-hex.js";
 import { apiMessage, checkAnswer, httpStatus, type PublishDeps } from "./github-api.js";
 import { listGateComments, type CommentAuthor, type CommentTarget } from "./sticky-comment.js";
+import { plural } from "../core/words.js";
 
 /** The block's start; the version lets a later format be told apart (and ignored) by this one. */
 export const RUNS_BLOCK_PREFIX = "<!-- model-gate:runs v1 ";
@@ -230,7 +231,7 @@ export async function readEarlierRuns(
       checkName: req.checkName,
     });
     log.info(
-      `Earlier runs: ${onHead.length} earlier check ${onHead.length === 1 ? "run" : "runs"} "${req.checkName}" of this gate on ${req.headSha}.`,
+      `Earlier runs: ${plural(onHead.length, "earlier check run")} "${req.checkName}" of this gate on ${req.headSha}.`,
     );
   } catch (error) {
     const status = httpStatus(error);

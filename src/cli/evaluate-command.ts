@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { renderEvaluateHtml } from "../core/report/html/render-evaluate-html.js";
 import { InputError } from "../core/errors.js";
 import { runGate } from "../core/gate.js";
-import { withSinceLastRun } from "../core/runs/since-last-run.js";
+import { withSinceLastRun } from "../core/run-history/since-last-run.js";
 import { readPreviousRun } from "../read/previous-run.js";
 import { readRunInputs, type RunRequest } from "../read/run-inputs.js";
 import { sha256Hex } from "../read/sha256-hex.js";
@@ -187,7 +187,7 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
     );
   }
 
-  // The JSON text in pieces, made for each writer (never held whole: ~30 MB at 10⁶ tasks).
+  // The JSON text in pieces, made for each writer (never held whole: it grows with the task count).
   if (reportPath !== undefined) await writeReport(abs(reportPath), reportPath, jsonChunks(report));
   const format = one(flags, "format");
   if (format === "json") for (const chunk of jsonChunks(report)) io.stdout(chunk);

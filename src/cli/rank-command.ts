@@ -6,8 +6,7 @@
 import { resolve } from "node:path";
 import { renderRankHtml } from "../core/rank/render-rank-html.js";
 import { InputError } from "../core/errors.js";
-import { parsePolicy } from "../core/policy/load-policy.js";
-import { checkRankGate } from "../core/rank/rank-gate.js";
+import { planRank } from "../core/rank/plan-rank.js";
 import { runRank } from "../core/rank/rank.js";
 import { renderRankGateMarkdown } from "../core/rank/render-rank-gate.js";
 import { renderRankMarkdown } from "../core/rank/render-rank-markdown.js";
@@ -129,10 +128,12 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
   }
 
   const policyText = await readPolicyText(abs(policyPath), policyPath);
-  // The gate's inputs are checked before the export is read: a long read would end in the same error.
-  const policyRank = parsePolicy(policyText, policyPath).rank;
-  const reference = referenceFlag ?? policyRank?.reference ?? null;
-  checkRankGate(policyRank?.require ?? "top_resolved", candidate, reference, models);
+  const plan = planRank(policyText, policyPath, {
+    models,
+    reference: referenceFlag,
+    candidate,
+    names: { models: "--models", reference: "--reference" },
+  });
   const rankInputs = await readRankInputs({
     results: results.map(abs),
     reviews: reviews.map(abs),
@@ -152,8 +153,8 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
   });
   const report = runRank(rankInputs.data, rankInputs.policy, {
-    reference,
-    candidate,
+    reference: plan.reference,
+    candidate: plan.candidate,
     toolVersion: TOOL_VERSION,
     asOfReview,
     appendOnly: rankInputs.appendOnly,

@@ -4,6 +4,7 @@
  * 3, and treat anything else as a bug. A verdict is never an error: accept/reject/unresolved are
  * results.
  */
+import { plural } from "./words.js";
 
 /** Where a problem was found. `line` and `column` are 1-based. */
 export interface SourceLocation {
@@ -71,5 +72,5 @@ export function errorLine(err: InputError): string {
   const first = err.problems[0];
   const more = err.total - 1;
   const text = first ? formatProblem(first) : (err.message.split("\n")[0] ?? "invalid input");
-  return more > 0 ? `${text} (and ${more} more problem${more === 1 ? "" : "s"})` : text;
+  return more > 0 ? `${text} (and ${plural(more, "more problem")})` : text;
 }

@@ -75,13 +75,13 @@ export function gatePolicy(p: PolicyText, today: string): GatePolicy {
 export interface GateOptions {
   readonly canary: "pass" | "fail" | null;
   readonly toolVersion: string;
-  /** `--as-of-review N`: only labels with review_revision ≤ N count (issue #14). */
+  /** `--as-of-review N`: only labels with review_revision ≤ N count. */
   readonly asOfReview: number | null;
   /** The append-only check's comparison with the previous versions (src/read/previous-versions.ts). */
   readonly appendOnly: AppendOnlyReport | null;
   /** The action: where the previous versions came from (report key `append_only_base`). */
   readonly appendOnlyBase: AppendOnlyBase | null;
-  /** Evidence checks the caller adds (the action's `reruns` check, src/core/reruns/runs-report.ts). */
+  /** Evidence checks the caller adds (the action's `reruns` check, src/core/run-history/runs-report.ts). */
   readonly extraChecks?: readonly Check[];
   /**
    * A full garbage collection, asked for once the fragility search's garbage can go, before the

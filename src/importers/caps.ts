@@ -1,5 +1,5 @@
 /**
- * The importers read with the results reader's caps (#11), so that an import either fails here,
+ * The importers read with the results reader's caps, so that an import either fails here,
  * located, or writes an export the gate can read:
  *
  * - line length: a line of a line-oriented input (CSV, TSV, Markdown, the --tasks list) is at most

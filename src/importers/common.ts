@@ -133,160 +133,180 @@ function keysInValue(v: unknown): number {
 /** Nesting the JSON walker below follows (it recurses; real files nest a few levels). */
 export const MAX_JSON_DEPTH = 1000;
 
+/** The first syntax error, where the walk below stopped. */
+class Stop extends Error {
+  constructor(
+    readonly offset: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A recursive-descent walk over JSON text (RFC 8259) that stops at the first syntax error. */
+class JsonWalk {
+  private i = 0;
+  private depth = 0;
+
+  constructor(private readonly s: string) {}
+
+  /** The walk over the whole text; throws Stop at the first error. */
+  document(): void {
+    this.value();
+    this.ws();
+    if (this.i < this.s.length) this.stop("unexpected text after the JSON value");
+  }
+
+  private stop(message: string): never {
+    const { s, i } = this;
+    throw new Stop(
+      i,
+      i >= s.length ? `unexpected end of input: ${message}` : `${message}, found ${JSON.stringify(s[i])}`,
+    );
+  }
+
+  private ws(): void {
+    const s = this.s;
+    while (
+      this.i < s.length &&
+      (s[this.i] === " " || s[this.i] === "\t" || s[this.i] === "\n" || s[this.i] === "\r")
+    )
+      this.i++;
+  }
+
+  private at(): string | undefined {
+    return this.s[this.i];
+  }
+
+  private digits(): void {
+    while (/[0-9]/.test(this.at() ?? "")) this.i++;
+  }
+
+  private literal(word: string): void {
+    for (const ch of word) {
+      if (this.at() !== ch) this.stop(`expected ${word}`);
+      this.i++;
+    }
+  }
+
+  private string(): void {
+    this.i++; // opening quote
+    for (;;) {
+      if (this.i >= this.s.length) this.stop("unterminated string");
+      const c = this.s.charCodeAt(this.i);
+      if (c === 0x22) {
+        this.i++;
+        return;
+      }
+      if (c < 0x20) this.stop("a control character inside a string");
+      this.i++;
+      if (c === 0x5c) this.escape();
+    }
+  }
+
+  /** After a backslash: one of the escapes JSON allows. */
+  private escape(): void {
+    const e = this.at();
+    if (e === "u") {
+      this.i++;
+      for (let k = 0; k < 4; k++) {
+        if (!/[0-9a-fA-F]/.test(this.at() ?? "")) this.stop("expected 4 hex digits after \\u");
+        this.i++;
+      }
+    } else if (e !== undefined && '"\\/bfnrt'.includes(e)) this.i++;
+    else this.stop("an invalid escape");
+  }
+
+  private number(): void {
+    if (this.at() === "-") this.i++;
+    if (this.at() === "0") this.i++;
+    else if (/[1-9]/.test(this.at() ?? "")) this.digits();
+    else this.stop("expected a digit");
+    if (this.at() === ".") {
+      this.i++;
+      if (!/[0-9]/.test(this.at() ?? "")) this.stop("expected a digit after the decimal point");
+      this.digits();
+    }
+    if (this.at() === "e" || this.at() === "E") {
+      this.i++;
+      if (this.at() === "+" || this.at() === "-") this.i++;
+      if (!/[0-9]/.test(this.at() ?? "")) this.stop("expected a digit in the exponent");
+      this.digits();
+    }
+  }
+
+  /** An object or an array: `member` reads one entry; `close` ends it. */
+  private container(close: "}" | "]", member: () => void, what: string): void {
+    this.i++;
+    this.ws();
+    if (this.at() === close) {
+      this.i++;
+      this.depth--;
+      return;
+    }
+    for (;;) {
+      member();
+      this.ws();
+      if (this.at() === ",") {
+        this.i++;
+        continue;
+      }
+      if (this.at() === close) {
+        this.i++;
+        this.depth--;
+        return;
+      }
+      this.stop(`expected ',' or '${close}' in ${what}`);
+    }
+  }
+
+  private property(): void {
+    this.ws();
+    if (this.at() !== '"') this.stop("expected a property name in double quotes");
+    this.string();
+    this.ws();
+    if (this.at() !== ":") this.stop("expected ':' after a property name");
+    this.i++;
+    this.value();
+  }
+
+  private value(): void {
+    this.ws();
+    const c = this.at();
+    if ((c === "{" || c === "[") && ++this.depth > MAX_JSON_DEPTH)
+      throw new Stop(this.i, `nested more than ${MAX_JSON_DEPTH} levels deep`);
+    if (c === "{")
+      this.container(
+        "}",
+        () => {
+          this.property();
+        },
+        "an object",
+      );
+    else if (c === "[")
+      this.container(
+        "]",
+        () => {
+          this.value();
+        },
+        "an array",
+      );
+    else if (c === '"') this.string();
+    else if (c === "t") this.literal("true");
+    else if (c === "f") this.literal("false");
+    else if (c === "n") this.literal("null");
+    else if (c === "-" || /[0-9]/.test(c ?? "")) this.number();
+    else this.stop("expected a JSON value");
+  }
+}
+
 /**
  * Finds the first JSON syntax error (RFC 8259) in text that JSON.parse rejected, because the
  * engine's own message does not always give a position.
  */
 export function locateJsonError(s: string): { offset: number; message: string } {
-  let i = 0;
-  let depth = 0;
-  class Stop extends Error {
-    constructor(
-      readonly offset: number,
-      message: string,
-    ) {
-      super(message);
-    }
-  }
-  const stop = (message: string): never => {
-    throw new Stop(
-      i,
-      i >= s.length ? `unexpected end of input: ${message}` : `${message}, found ${JSON.stringify(s[i])}`,
-    );
-  };
-  const ws = () => {
-    while (i < s.length && (s[i] === " " || s[i] === "\t" || s[i] === "\n" || s[i] === "\r")) i++;
-  };
-  const literal = (word: string) => {
-    for (const ch of word) {
-      if (s[i] !== ch) stop(`expected ${word}`);
-      i++;
-    }
-  };
-  const string = () => {
-    i++; // opening quote
-    for (;;) {
-      if (i >= s.length) stop("unterminated string");
-      const c = s.charCodeAt(i);
-      if (c === 0x22) {
-        i++;
-        return;
-      }
-      if (c < 0x20) stop("a control character inside a string");
-      if (c === 0x5c) {
-        i++;
-        const e = s[i];
-        if (e === "u") {
-          i++;
-          for (let k = 0; k < 4; k++) {
-            if (!/[0-9a-fA-F]/.test(s[i] ?? "")) stop("expected 4 hex digits after \\u");
-            i++;
-          }
-        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i++;
-        else stop("an invalid escape");
-      } else i++;
-    }
-  };
-  const number = () => {
-    if (s[i] === "-") i++;
-    if (s[i] === "0") i++;
-    else if (/[1-9]/.test(s[i] ?? "")) while (/[0-9]/.test(s[i] ?? "")) i++;
-    else stop("expected a digit");
-    if (s[i] === ".") {
-      i++;
-      if (!/[0-9]/.test(s[i] ?? "")) stop("expected a digit after the decimal point");
-      while (/[0-9]/.test(s[i] ?? "")) i++;
-    }
-    if (s[i] === "e" || s[i] === "E") {
-      i++;
-      if (s[i] === "+" || s[i] === "-") i++;
-      if (!/[0-9]/.test(s[i] ?? "")) stop("expected a digit in the exponent");
-      while (/[0-9]/.test(s[i] ?? "")) i++;
-    }
-  };
-  const value = (): void => {
-    ws();
-    const c = s[i];
-    if ((c === "{" || c === "[") && ++depth > MAX_JSON_DEPTH)
-      throw new Stop(i, `nested more than ${MAX_JSON_DEPTH} levels deep`);
-    if (c === "{") {
-      i++;
-      ws();
-      if (s[i] === "}") {
-        i++;
-        depth--;
-        return;
-      }
-      for (;;) {
-        ws();
-        if (s[i] !== '"') stop("expected a property name in double quotes");
-        string();
-        ws();
-        if (s[i] !== ":") stop("expected ':' after a property name");
-        i++;
-        value();
-        ws();
-        if (s[i] === ",") {
-          i++;
-          continue;
-        }
-        if (s[i] === "}") {
-          i++;
-          depth--;
-          return;
-        }
-        stop("expected ',' or '}' in an object");
-      }
-    }
-    if (c === "[") {
-      i++;
-      ws();
-      if (s[i] === "]") {
-        i++;
-        depth--;
-        return;
-      }
-      for (;;) {
-        value();
-        ws();
-        if (s[i] === ",") {
-          i++;
-          continue;
-        }
-        if (s[i] === "]") {
-          i++;
-          depth--;
-          return;
-        }
-        stop("expected ',' or ']' in an array");
-      }
-    }
-    if (c === '"') {
-      string();
-      return;
-    }
-    if (c === "t") {
-      literal("true");
-      return;
-    }
-    if (c === "f") {
-      literal("false");
-      return;
-    }
-    if (c === "n") {
-      literal("null");
-      return;
-    }
-    if (c === "-" || /[0-9]/.test(c ?? "")) {
-      number();
-      return;
-    }
-    stop("expected a JSON value");
-  };
   try {
-    value();
-    ws();
-    if (i < s.length) stop("unexpected text after the JSON value");
+    new JsonWalk(s).document();
   } catch (e) {
     if (e instanceof Stop) return { offset: e.offset, message: e.message };
     throw e;

@@ -31,6 +31,7 @@ import { type InspectLog, readEvalLog, readJsonLog } from "./inspect-log.js";
 import { COST_USD, LATENCY_S, MetricsBuilder, TOKENS_IN, TOKENS_OUT, metricsNote } from "./metrics.js";
 import type { DefaultValue, ImporterInput, ResultsDraft } from "./types.js";
 import { isZip } from "./zip.js";
+import { plural } from "../core/words.js";
 
 export function importInspect({ opts, text, tasks, bytes }: ImporterInput): ResultsDraft {
   const file = opts.file;
@@ -212,9 +213,7 @@ function finishInspect(
   if (ctx.errors.length > 0) {
     const distinct = [...new Set(ctx.errors)];
     const n = rows.filter((r) => r.result === "infra_error").length;
-    notes.push(
-      `infra_error: ${n} ${n === 1 ? "sample" : "samples"} with an error (${listSome(distinct, 3)})`,
-    );
+    notes.push(`infra_error: ${plural(n, "sample")} with an error (${listSome(distinct, 3)})`);
   }
   if (scorer !== undefined) notes.push(`scores read from scorer ${JSON.stringify(scorer)}`);
   notes.push(scoreRuleNote(opts));

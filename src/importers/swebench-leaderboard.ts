@@ -39,11 +39,12 @@ function describe(e: Entry): string {
   return `${e.folder ?? "(no folder)"} on board ${JSON.stringify(e.board)}`;
 }
 
-export function importSwebenchLeaderboard({ opts, text, tasks }: ImporterInput): ResultsDraft {
-  const file = opts.file;
-  const doc = parseJsonFile(file, text);
-  const problems: Problems = new Problems(file);
-  const summary = `${file}: not a usable SWE-bench leaderboards.json`;
+/** Every board's entries, in file order, with the boards' names. */
+function readEntries(
+  doc: unknown,
+  problems: Problems,
+  summary: string,
+): { entries: Entry[]; boardNames: string[] } {
   if (!isObject(doc) || !Array.isArray(doc["leaderboards"])) {
     problems.fail(summary, `expected an object with a "leaderboards" array`, { field: "/leaderboards" });
   }
@@ -74,7 +75,16 @@ export function importSwebenchLeaderboard({ opts, text, tasks }: ImporterInput):
     });
   });
   problems.throwIfAny(summary);
+  return { entries, boardNames };
+}
 
+/** The entries of the run `--run` names (or of the only run), on the board `--board` names if given. */
+function chooseRun(
+  file: string,
+  opts: ImporterInput["opts"],
+  { entries, boardNames }: { entries: Entry[]; boardNames: string[] },
+  notes: string[],
+): Entry[] {
   let pool = entries;
   if (opts.board !== undefined) {
     pool = entries.filter((e) => e.board === opts.board);
@@ -94,7 +104,6 @@ export function importSwebenchLeaderboard({ opts, text, tasks }: ImporterInput):
       : `runs with per_instance_details (${runNames.length}): ${runNames.join(", ")}`;
 
   let chosen: Entry[];
-  const notes: string[] = [];
   if (opts.run === undefined) {
     if (runNames.length !== 1) {
       fileError(file, `the file holds several runs; choose one with --run FOLDER. ${available()}`);
@@ -130,6 +139,36 @@ export function importSwebenchLeaderboard({ opts, text, tasks }: ImporterInput):
     notes.push(`run: ${chosen[0]?.folder ?? run} (matched by ${by})`);
   }
 
+  return chosen;
+}
+
+/** One row a task of the entry's per_instance_details: resolved true → pass, false → fail. */
+function rowsOfEntry(file: string, first: Entry, problems: Problems): Map<string, ExportRow> {
+  const base = ["leaderboards", first.boardIndex, "results", first.index, "per_instance_details"] as const;
+  const details = first.details ?? {};
+  const rowsById = new Map<string, ExportRow>();
+  for (const [id, v] of Object.entries(details)) {
+    const ptr = pointer(...base, id, "resolved");
+    if (!isObject(v) || typeof v["resolved"] !== "boolean") {
+      const found = isObject(v) ? typeName(v["resolved"]) : typeName(v);
+      problems.add(`expected {"resolved": true|false, …}, found ${found}`, { field: ptr });
+      continue;
+    }
+    rowsById.set(id, {
+      task_id: id,
+      result: v["resolved"] ? "pass" : "fail",
+      evidence: [jsonEvidence(file, ptr)],
+    });
+  }
+  return rowsById;
+}
+
+export function importSwebenchLeaderboard({ opts, text, tasks }: ImporterInput): ResultsDraft {
+  const file = opts.file;
+  const problems: Problems = new Problems(file);
+  const summary = `${file}: not a usable SWE-bench leaderboards.json`;
+  const notes: string[] = [];
+  const chosen = chooseRun(file, opts, readEntries(parseJsonFile(file, text), problems, summary), notes);
   const first = chosen[0] as Entry;
   if (chosen.length > 1) {
     const key = (e: Entry) => JSON.stringify(resolvedMap(e.details ?? {}));
@@ -147,22 +186,7 @@ export function importSwebenchLeaderboard({ opts, text, tasks }: ImporterInput):
     );
   }
 
-  const base = ["leaderboards", first.boardIndex, "results", first.index, "per_instance_details"] as const;
-  const details = first.details ?? {};
-  const rowsById = new Map<string, ExportRow>();
-  for (const [id, v] of Object.entries(details)) {
-    const ptr = pointer(...base, id, "resolved");
-    if (!isObject(v) || typeof v["resolved"] !== "boolean") {
-      const found = isObject(v) ? typeName(v["resolved"]) : typeName(v);
-      problems.add(`expected {"resolved": true|false, …}, found ${found}`, { field: ptr });
-      continue;
-    }
-    rowsById.set(id, {
-      task_id: id,
-      result: v["resolved"] ? "pass" : "fail",
-      evidence: [jsonEvidence(file, ptr)],
-    });
-  }
+  const rowsById = rowsOfEntry(file, first, problems);
   problems.throwIfAny(summary);
 
   const found = [...rowsById.keys()].sort(compareIds);

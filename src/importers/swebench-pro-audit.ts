@@ -198,35 +198,30 @@ interface Label {
   readonly evidence: string[];
 }
 
-export function importSwebenchProAudit({ opts, tasks, files }: ImporterInput): ReviewsDraft {
-  const dir = opts.file.replace(/\/+$/, "") || "/";
-  const shown = (name: string) => inDirectory(opts.file, name);
-  const textOf = (name: string): string => {
-    const t = files?.[name];
-    // A caller bug (runImport reads every file of PRO_AUDIT_FILES), not a user error.
-    if (t === undefined) throw new Error(`${shown(name)} was not read before the import`);
-    return t;
-  };
-  const F = {
-    knownBad: shown(PRO_AUDIT_FILES.knownBad),
-    coverage: shown(PRO_AUDIT_FILES.coverage),
-    claims: shown(PRO_AUDIT_FILES.claims),
-    caseIds: shown(PRO_AUDIT_FILES.caseIds),
-  };
-  const claimedRule: ClaimedRule = opts.claimed ?? "broken";
-  const reviewer = opts.reviewer ?? DEFAULT_PRO_AUDIT_REVIEWER;
-  const problems = new AuditProblems();
-  const summary = `${dir}: unusable SWE-Bench Pro audit`;
+/** The four files as messages name them. */
+interface AuditFiles {
+  readonly knownBad: string;
+  readonly coverage: string;
+  readonly claims: string;
+  readonly caseIds: string;
+}
 
-  // case_instance_ids.tsv: the case universe and the instance ids.
+/** The cases of case_instance_ids.tsv: case name → instance id, and instance id → case name. */
+interface Cases {
+  readonly instanceOf: Map<string, { id: string; line: number }>;
+  readonly caseOf: Map<string, { name: string; line: number }>;
+}
+
+/** case_instance_ids.tsv: the case universe and the instance ids. */
+function readCaseIds(text: string, F: AuditFiles, problems: AuditProblems): Cases {
   const instanceOf = new Map<string, { id: string; line: number }>();
   const caseOf = new Map<string, { name: string; line: number }>();
-  for (const { n, text } of linesOf(textOf(PRO_AUDIT_FILES.caseIds))) {
-    if (text.trim() === "") continue;
-    const parts = text.split("\t").map((p) => p.trim());
+  for (const { n, text: line } of linesOf(text)) {
+    if (line.trim() === "") continue;
+    const parts = line.split("\t").map((p) => p.trim());
     const [name, id] = parts;
     if (parts.length !== 2 || name === undefined || id === undefined || name === "" || id === "") {
-      problems.add(F.caseIds, n, `expected "<case>\\t<instance id>", found ${JSON.stringify(text)}`);
+      problems.add(F.caseIds, n, `expected "<case>\\t<instance id>", found ${JSON.stringify(line)}`);
       continue;
     }
     const firstCase = instanceOf.get(name);
@@ -247,220 +242,226 @@ export function importSwebenchProAudit({ opts, tasks, files }: ImporterInput): R
   if (instanceOf.size === 0 && problems.list.length === 0) {
     problems.add(F.caseIds, undefined, "no case listed: expected one `<case>\\t<instance id>` line per case");
   }
-  problems.throwIfAny(summary);
+  return { instanceOf, caseOf };
+}
 
-  // KNOWN_BAD.md: one table of instance ids whose gold patch fails the grader.
+/** KNOWN_BAD.md: one table of instance ids whose gold patch fails the grader (id → line). */
+function readKnownBad(
+  text: string,
+  F: AuditFiles,
+  cases: Cases,
+  problems: AuditProblems,
+): Map<string, number> {
   const knownBad = new Map<string, number>();
-  {
-    const rows = onlyTableRows(F.knownBad, textOf(PRO_AUDIT_FILES.knownBad), KNOWN_BAD_HEADER, problems);
-    for (const row of rows) {
-      const [id = "", verdict = ""] = row.cells;
-      if (verdict !== KNOWN_BAD_VERDICT) {
-        problems.add(
-          F.knownBad,
-          row.n,
-          `grader verdict: expected "${KNOWN_BAD_VERDICT}", found ${JSON.stringify(verdict)}`,
-        );
-      } else if (!caseOf.has(id)) {
-        problems.add(
-          F.knownBad,
-          row.n,
-          `instance ${JSON.stringify(id)} is not in ${PRO_AUDIT_FILES.caseIds}`,
-        );
-      } else if (knownBad.has(id)) {
-        problems.add(F.knownBad, row.n, `instance ${id} is listed twice (first on line ${knownBad.get(id)})`);
-      } else knownBad.set(id, row.n);
-    }
-  }
-
-  // COVERAGE.md: one table, every case with its verdict and witness class.
-  const coverage = new Map<string, CoverageRow>();
-  {
-    const rows = onlyTableRows(F.coverage, textOf(PRO_AUDIT_FILES.coverage), COVERAGE_HEADER, problems);
-    for (const row of rows) {
-      const [name = "", verdict = "", , , witness = ""] = row.cells;
-      const wrong = coverageProblem(verdict, witness);
-      if (!instanceOf.has(name)) {
-        problems.add(F.coverage, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
-      } else if (coverage.has(name)) {
-        problems.add(
-          F.coverage,
-          row.n,
-          `case ${name} is listed twice (first on line ${coverage.get(name)?.line})`,
-        );
-      } else if (wrong !== undefined) {
-        problems.add(F.coverage, row.n, `case ${name}: ${wrong}`);
-      } else coverage.set(name, { line: row.n, verdict, witness });
-    }
-  }
-
-  // CLAIMS.md: tables under known headings; claim sections label, the others add evidence.
-  const claims = new Map<string, Claim>();
-  const extraEvidence = new Map<string, number[]>();
-  const negativeControls = new Set<string>();
-  let claimLines = 0;
-  {
-    const lines = linesOf(textOf(PRO_AUDIT_FILES.claims));
-    for (const table of tablesOf(F.claims, lines, problems)) {
-      const section = CLAIMS_SECTIONS.find((s) => table.heading.startsWith(s.heading));
-      if (section === undefined) {
-        problems.add(
-          F.claims,
-          table.headerLine,
-          `a table under the heading ${JSON.stringify(table.heading)}: expected one of the sections ` +
-            CLAIMS_SECTIONS.map((s) => `"${s.heading} …"`).join(", "),
-        );
-        continue;
-      }
-      const claimSection = section.agrees !== undefined;
-      if (table.header[0] !== "case" || (claimSection && table.header[1] !== "instance")) {
-        problems.add(
-          F.claims,
-          table.headerLine,
-          `expected the header to start with | case |${claimSection ? " instance |" : ""}, found | ${table.header.join(" | ")} |`,
-        );
-        continue;
-      }
-      const stated = /\((\d+)\)/.exec(table.heading)?.[1];
-      if (stated !== undefined && Number(stated) !== table.rows.length) {
-        problems.add(
-          F.claims,
-          table.headingLine,
-          `the heading says ${stated} rows, the table below it has ${table.rows.length}`,
-        );
-      }
-      for (const row of table.rows) {
-        const [name = "", instance = ""] = row.cells;
-        const inst = instanceOf.get(name);
-        if (inst === undefined) {
-          problems.add(F.claims, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
-          continue;
-        }
-        if (!claimSection) {
-          if (section.negativeControl === true) negativeControls.add(name);
-          extraEvidence.set(name, [...(extraEvidence.get(name) ?? []), row.n]);
-          continue;
-        }
-        // The instance column is the id cut short with "…": it must be a prefix of the listed id.
-        const prefix = instance.replace(/…$/, "");
-        if (prefix === "" || !inst.id.startsWith(prefix)) {
-          problems.add(
-            F.claims,
-            row.n,
-            `case ${name}: instance ${JSON.stringify(instance)} does not match ${inst.id} (${PRO_AUDIT_FILES.caseIds} line ${inst.line})`,
-          );
-          continue;
-        }
-        const first = claims.get(name);
-        if (first !== undefined) {
-          problems.add(F.claims, row.n, `case ${name} is claimed twice (first on line ${first.line})`);
-          continue;
-        }
-        claims.set(name, { line: row.n, section });
-        claimLines += 1;
-      }
-    }
-    const total = /All \*\*(\d+) claimable cases\*\*/.exec(lines.map((l) => l.text).join("\n"));
-    if (total?.[1] !== undefined && Number(total[1]) !== claimLines && problems.list.length === 0) {
-      const at = lines.find((l) => l.text.includes(total[0]))?.n;
+  for (const row of onlyTableRows(F.knownBad, text, KNOWN_BAD_HEADER, problems)) {
+    const [id = "", verdict = ""] = row.cells;
+    if (verdict !== KNOWN_BAD_VERDICT) {
       problems.add(
-        F.claims,
-        at,
-        `the text says ${total[1]} claimable cases, the claim tables have ${claimLines}`,
+        F.knownBad,
+        row.n,
+        `grader verdict: expected "${KNOWN_BAD_VERDICT}", found ${JSON.stringify(verdict)}`,
       );
-    }
+    } else if (!cases.caseOf.has(id)) {
+      problems.add(F.knownBad, row.n, `instance ${JSON.stringify(id)} is not in ${PRO_AUDIT_FILES.caseIds}`);
+    } else if (knownBad.has(id)) {
+      problems.add(F.knownBad, row.n, `instance ${id} is listed twice (first on line ${knownBad.get(id)})`);
+    } else knownBad.set(id, row.n);
   }
+  return knownBad;
+}
 
-  // A bad row above would show again below as a case without a label: stop at the first cause.
-  problems.throwIfAny(summary);
-
-  // Every case of the listing gets one label.
-  const rows: ReviewDraftRow[] = [];
-  const outside: string[] = [];
-  const counts: Record<Validity, number> = { unreviewed: 0, valid: 0, broken: 0, disputed: 0 };
-  /** Counts by the reason of the label ("valid: ENTAILED", …), for the notes. */
-  const why = new Map<string, number>();
-  const at = (file: string, line: number) => `${file}#L${line}`;
-
-  function knownBadLabel(line: number, cov: CoverageRow | undefined, claim: Claim | undefined): Label {
-    let note = `${PRO_AUDIT_FILES.knownBad}: ${KNOWN_BAD_VERDICT} (the gold patch fails the official grader)`;
-    const evidence = [at(F.knownBad, line)];
-    if (cov !== undefined) {
-      note += `; ${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
-      evidence.push(at(F.coverage, cov.line));
-    }
-    if (claim !== undefined) evidence.push(at(F.claims, claim.line));
-    return { validity: "broken", reason: `broken: ${PRO_AUDIT_FILES.knownBad}`, note, evidence };
+/** COVERAGE.md: one table, every case with its verdict and witness class. */
+function readCoverage(
+  text: string,
+  F: AuditFiles,
+  cases: Cases,
+  problems: AuditProblems,
+): Map<string, CoverageRow> {
+  const coverage = new Map<string, CoverageRow>();
+  for (const row of onlyTableRows(F.coverage, text, COVERAGE_HEADER, problems)) {
+    const [name = "", verdict = "", , , witness = ""] = row.cells;
+    const wrong = coverageProblem(verdict, witness);
+    if (!cases.instanceOf.has(name)) {
+      problems.add(F.coverage, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
+    } else if (coverage.has(name)) {
+      problems.add(
+        F.coverage,
+        row.n,
+        `case ${name} is listed twice (first on line ${coverage.get(name)?.line})`,
+      );
+    } else if (wrong !== undefined) {
+      problems.add(F.coverage, row.n, `case ${name}: ${wrong}`);
+    } else coverage.set(name, { line: row.n, verdict, witness });
   }
+  return coverage;
+}
 
-  function coverageLabel(cov: CoverageRow, claim: Claim | undefined, negativeControl: boolean): Label {
-    const covText = `${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
-    if (claim !== undefined) {
-      const evidence = [at(F.claims, claim.line), at(F.coverage, cov.line)];
-      const claimText = `${PRO_AUDIT_FILES.claims}: claimed (${claim.section.name})`;
-      const flagged = (FLAGGED_VERDICTS as readonly string[]).includes(cov.verdict);
-      if (flagged && (claim.section.agrees ?? []).includes(cov.witness) && !negativeControl) {
-        return {
-          validity: claimedRule,
-          reason: `${claimedRule}: claimed, ${PRO_AUDIT_FILES.coverage} agrees`,
-          note: `${claimText}; ${covText} agrees`,
-          evidence,
-        };
+/** What CLAIMS.md says: the claims, the evidence lines of the other sections, the negative controls. */
+interface ClaimsFile {
+  readonly claims: Map<string, Claim>;
+  readonly extraEvidence: Map<string, number[]>;
+  readonly negativeControls: Set<string>;
+}
+
+/** The section a CLAIMS.md table stands under, with a checked header; undefined (and a problem) if not. */
+function claimsSection(table: Table, F: AuditFiles, problems: AuditProblems): SectionSpec | undefined {
+  const section = CLAIMS_SECTIONS.find((s) => table.heading.startsWith(s.heading));
+  if (section === undefined) {
+    problems.add(
+      F.claims,
+      table.headerLine,
+      `a table under the heading ${JSON.stringify(table.heading)}: expected one of the sections ` +
+        CLAIMS_SECTIONS.map((s) => `"${s.heading} …"`).join(", "),
+    );
+    return undefined;
+  }
+  const claimSection = section.agrees !== undefined;
+  if (table.header[0] !== "case" || (claimSection && table.header[1] !== "instance")) {
+    problems.add(
+      F.claims,
+      table.headerLine,
+      `expected the header to start with | case |${claimSection ? " instance |" : ""}, found | ${table.header.join(" | ")} |`,
+    );
+    return undefined;
+  }
+  const stated = /\((\d+)\)/.exec(table.heading)?.[1];
+  if (stated !== undefined && Number(stated) !== table.rows.length) {
+    problems.add(
+      F.claims,
+      table.headingLine,
+      `the heading says ${stated} rows, the table below it has ${table.rows.length}`,
+    );
+  }
+  return section;
+}
+
+/** CLAIMS.md: tables under known headings; claim sections label, the others add evidence. */
+function readClaims(text: string, F: AuditFiles, cases: Cases, problems: AuditProblems): ClaimsFile {
+  const out: ClaimsFile = { claims: new Map(), extraEvidence: new Map(), negativeControls: new Set() };
+  let claimLines = 0;
+  const lines = linesOf(text);
+  for (const table of tablesOf(F.claims, lines, problems)) {
+    const section = claimsSection(table, F, problems);
+    if (section === undefined) continue;
+    for (const row of table.rows) {
+      const [name = "", instance = ""] = row.cells;
+      const inst = cases.instanceOf.get(name);
+      if (inst === undefined) {
+        problems.add(F.claims, row.n, `case ${JSON.stringify(name)} is not in ${PRO_AUDIT_FILES.caseIds}`);
+        continue;
       }
+      if (section.agrees === undefined) {
+        if (section.negativeControl === true) out.negativeControls.add(name);
+        out.extraEvidence.set(name, [...(out.extraEvidence.get(name) ?? []), row.n]);
+        continue;
+      }
+      // The instance column is the id cut short with "…": it must be a prefix of the listed id.
+      const prefix = instance.replace(/…$/, "");
+      if (prefix === "" || !inst.id.startsWith(prefix)) {
+        problems.add(
+          F.claims,
+          row.n,
+          `case ${name}: instance ${JSON.stringify(instance)} does not match ${inst.id} (${PRO_AUDIT_FILES.caseIds} line ${inst.line})`,
+        );
+        continue;
+      }
+      const first = out.claims.get(name);
+      if (first !== undefined) {
+        problems.add(F.claims, row.n, `case ${name} is claimed twice (first on line ${first.line})`);
+        continue;
+      }
+      out.claims.set(name, { line: row.n, section });
+      claimLines += 1;
+    }
+  }
+  const total = /All \*\*(\d+) claimable cases\*\*/.exec(lines.map((l) => l.text).join("\n"));
+  if (total?.[1] !== undefined && Number(total[1]) !== claimLines && problems.list.length === 0) {
+    const at = lines.find((l) => l.text.includes(total[0]))?.n;
+    problems.add(
+      F.claims,
+      at,
+      `the text says ${total[1]} claimable cases, the claim tables have ${claimLines}`,
+    );
+  }
+  return out;
+}
+
+const at = (file: string, line: number) => `${file}#L${line}`;
+
+/** The label of a case whose instance KNOWN_BAD.md lists: broken. */
+function knownBadLabel(
+  F: AuditFiles,
+  line: number,
+  cov: CoverageRow | undefined,
+  claim: Claim | undefined,
+): Label {
+  let note = `${PRO_AUDIT_FILES.knownBad}: ${KNOWN_BAD_VERDICT} (the gold patch fails the official grader)`;
+  const evidence = [at(F.knownBad, line)];
+  if (cov !== undefined) {
+    note += `; ${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
+    evidence.push(at(F.coverage, cov.line));
+  }
+  if (claim !== undefined) evidence.push(at(F.claims, claim.line));
+  return { validity: "broken", reason: `broken: ${PRO_AUDIT_FILES.knownBad}`, note, evidence };
+}
+
+/** The label of a case from its COVERAGE.md row and its claim, if any. */
+function coverageLabel(
+  F: AuditFiles,
+  claimedRule: ClaimedRule,
+  cov: CoverageRow,
+  claim: Claim | undefined,
+  negativeControl: boolean,
+): Label {
+  const covText = `${PRO_AUDIT_FILES.coverage}: ${describeCoverage(cov)}`;
+  if (claim !== undefined) {
+    const evidence = [at(F.claims, claim.line), at(F.coverage, cov.line)];
+    const claimText = `${PRO_AUDIT_FILES.claims}: claimed (${claim.section.name})`;
+    const flagged = (FLAGGED_VERDICTS as readonly string[]).includes(cov.verdict);
+    if (flagged && (claim.section.agrees ?? []).includes(cov.witness) && !negativeControl) {
       return {
-        validity: "disputed",
-        reason: `disputed: claimed, ${PRO_AUDIT_FILES.coverage} disagrees`,
-        note:
-          `conflict: ${claimText}, but ${covText}` +
-          (negativeControl ? "; and it is a negative control (the refuter killed the split)" : ""),
+        validity: claimedRule,
+        reason: `${claimedRule}: claimed, ${PRO_AUDIT_FILES.coverage} agrees`,
+        note: `${claimText}; ${covText} agrees`,
         evidence,
       };
     }
-    const evidence = [at(F.coverage, cov.line)];
-    if ((VALID_VERDICTS as readonly string[]).includes(cov.verdict)) {
-      return { validity: "valid", reason: `valid: ${cov.verdict}`, note: covText, evidence };
-    }
     return {
       validity: "disputed",
-      reason: `disputed: ${cov.verdict === "AMBIGUOUS" ? cov.witness : cov.verdict}, not claimed`,
-      note: `${covText}; not claimed in ${PRO_AUDIT_FILES.claims}`,
+      reason: `disputed: claimed, ${PRO_AUDIT_FILES.coverage} disagrees`,
+      note:
+        `conflict: ${claimText}, but ${covText}` +
+        (negativeControl ? "; and it is a negative control (the refuter killed the split)" : ""),
       evidence,
     };
   }
-
-  for (const [name, inst] of instanceOf) {
-    const bad = knownBad.get(inst.id);
-    const cov = coverage.get(name);
-    const claim = claims.get(name);
-    const label =
-      bad !== undefined
-        ? knownBadLabel(bad, cov, claim)
-        : cov !== undefined
-          ? coverageLabel(cov, claim, negativeControls.has(name))
-          : undefined;
-    if (label === undefined) {
-      problems.add(
-        F.caseIds,
-        inst.line,
-        `case ${name} has no row in ${PRO_AUDIT_FILES.coverage} and its instance is not in ${PRO_AUDIT_FILES.knownBad}: it cannot be labelled`,
-      );
-      continue;
-    }
-    if (tasks !== undefined && !tasks.set.has(inst.id)) {
-      outside.push(inst.id);
-      continue;
-    }
-    const evidence = [
-      ...label.evidence,
-      ...(extraEvidence.get(name) ?? []).map((n) => at(F.claims, n)),
-      at(F.caseIds, inst.line),
-    ];
-    counts[label.validity] += 1;
-    why.set(label.reason, (why.get(label.reason) ?? 0) + 1);
-    rows.push({ task_id: inst.id, validity: label.validity, reviewer, evidence, note: label.note });
+  const evidence = [at(F.coverage, cov.line)];
+  if ((VALID_VERDICTS as readonly string[]).includes(cov.verdict)) {
+    return { validity: "valid", reason: `valid: ${cov.verdict}`, note: covText, evidence };
   }
-  problems.throwIfAny(summary);
+  return {
+    validity: "disputed",
+    reason: `disputed: ${cov.verdict === "AMBIGUOUS" ? cov.witness : cov.verdict}, not claimed`,
+    note: `${covText}; not claimed in ${PRO_AUDIT_FILES.claims}`,
+    evidence,
+  };
+}
 
+/** The notes of the reviews file: the rule, the labels' counts by reason, the caveat, the task list, the reviewer. */
+function auditNotes(
+  input: ImporterInput,
+  labelled: {
+    rows: readonly ReviewDraftRow[];
+    counts: Record<Validity, number>;
+    why: Map<string, number>;
+    outside: string[];
+  },
+  caseOf: Cases["caseOf"],
+  claimedRule: ClaimedRule,
+  reviewer: string,
+): string[] {
+  const { opts, tasks } = input;
+  const { rows, counts, why, outside } = labelled;
   const notes: string[] = [];
   notes.push(
     `rule: ${PRO_AUDIT_FILES.knownBad} → broken; claimed in ${PRO_AUDIT_FILES.claims} with ${PRO_AUDIT_FILES.coverage} agreeing → ` +
@@ -488,9 +489,86 @@ export function importSwebenchProAudit({ opts, tasks, files }: ImporterInput): R
   }))
     notes.push(note);
   notes.push(`reviewer: ${reviewer}${opts.reviewer === undefined ? " (default; --reviewer)" : ""}`);
+  return notes;
+}
+
+export function importSwebenchProAudit(input: ImporterInput): ReviewsDraft {
+  const { opts, tasks, files } = input;
+  const dir = opts.file.replace(/\/+$/, "") || "/";
+  const shown = (name: string) => inDirectory(opts.file, name);
+  const textOf = (name: string): string => {
+    const t = files?.[name];
+    // A caller bug (runImport reads every file of PRO_AUDIT_FILES), not a user error.
+    if (t === undefined) throw new Error(`${shown(name)} was not read before the import`);
+    return t;
+  };
+  const F: AuditFiles = {
+    knownBad: shown(PRO_AUDIT_FILES.knownBad),
+    coverage: shown(PRO_AUDIT_FILES.coverage),
+    claims: shown(PRO_AUDIT_FILES.claims),
+    caseIds: shown(PRO_AUDIT_FILES.caseIds),
+  };
+  const claimedRule: ClaimedRule = opts.claimed ?? "broken";
+  const reviewer = opts.reviewer ?? DEFAULT_PRO_AUDIT_REVIEWER;
+  const problems = new AuditProblems();
+  const summary = `${dir}: unusable SWE-Bench Pro audit`;
+
+  const cases = readCaseIds(textOf(PRO_AUDIT_FILES.caseIds), F, problems);
+  problems.throwIfAny(summary);
+  const knownBad = readKnownBad(textOf(PRO_AUDIT_FILES.knownBad), F, cases, problems);
+  const coverage = readCoverage(textOf(PRO_AUDIT_FILES.coverage), F, cases, problems);
+  const { claims, extraEvidence, negativeControls } = readClaims(
+    textOf(PRO_AUDIT_FILES.claims),
+    F,
+    cases,
+    problems,
+  );
+  // A bad row above would show again below as a case without a label: stop at the first cause.
+  problems.throwIfAny(summary);
+
+  // Every case of the listing gets one label.
+  const rows: ReviewDraftRow[] = [];
+  const outside: string[] = [];
+  const counts: Record<Validity, number> = { unreviewed: 0, valid: 0, broken: 0, disputed: 0 };
+  /** Counts by the reason of the label ("valid: ENTAILED", …), for the notes. */
+  const why = new Map<string, number>();
+  for (const [name, inst] of cases.instanceOf) {
+    const bad = knownBad.get(inst.id);
+    const cov = coverage.get(name);
+    const claim = claims.get(name);
+    const label =
+      bad !== undefined
+        ? knownBadLabel(F, bad, cov, claim)
+        : cov !== undefined
+          ? coverageLabel(F, claimedRule, cov, claim, negativeControls.has(name))
+          : undefined;
+    if (label === undefined) {
+      problems.add(
+        F.caseIds,
+        inst.line,
+        `case ${name} has no row in ${PRO_AUDIT_FILES.coverage} and its instance is not in ${PRO_AUDIT_FILES.knownBad}: it cannot be labelled`,
+      );
+      continue;
+    }
+    if (tasks !== undefined && !tasks.set.has(inst.id)) {
+      outside.push(inst.id);
+      continue;
+    }
+    const evidence = [
+      ...label.evidence,
+      ...(extraEvidence.get(name) ?? []).map((n) => at(F.claims, n)),
+      at(F.caseIds, inst.line),
+    ];
+    counts[label.validity] += 1;
+    why.set(label.reason, (why.get(label.reason) ?? 0) + 1);
+    rows.push({ task_id: inst.id, validity: label.validity, reviewer, evidence, note: label.note });
+  }
+  problems.throwIfAny(summary);
+
+  const notes = auditNotes(input, { rows, counts, why, outside }, cases.caseOf, claimedRule, reviewer);
   return {
     rows,
-    taskIds: tasks?.ids ?? [...caseOf.keys()],
+    taskIds: tasks?.ids ?? [...cases.caseOf.keys()],
     taskIdsFrom: tasks ? `the task list ${tasks.file}` : F.caseIds,
     notes,
   };

@@ -1,6 +1,6 @@
 /**
  * A full garbage collection the gate can ask for where a large read leaves most of its memory as
- * garbage (issue 15): in the builder's last step (dataset-finish.ts) once the read-only state is dropped (before the
+ * garbage: in the builder's last step (dataset-finish.ts) once the read-only state is dropped (before the
  * Dataset's table is made beside what is held), once the read returns (the builder itself), and
  * once the fragility search is done (before the evaluations at each review revision). V8 collects
  * when its heuristics say so, usually later, and the peak RSS is then the live state plus that

@@ -8,8 +8,8 @@
 import { runGate } from "../core/gate.js";
 import { datasetAsOfReview } from "../core/history/as-of-review.js";
 import type { Dataset } from "../core/model.js";
-import type { RunSummary } from "../core/run-types.js";
-import { summaryOfReport } from "../core/runs/run-summary.js";
+import type { RunSummary } from "../core/run-history/run-types.js";
+import { summaryOfReport } from "../core/run-history/run-summary.js";
 import { readRunInputs, type RunRequest } from "./run-inputs.js";
 import { sha256Hex } from "./sha256-hex.js";
 

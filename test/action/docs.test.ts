@@ -7,7 +7,7 @@ import { parse } from "yaml";
 import { OUTPUT_NAMES } from "../../src/action/outputs.js";
 import { readInputs } from "../../src/action/inputs.js";
 import { readRankActionInputs } from "../../src/action/rank-inputs.js";
-import { RANK_OUTPUT_NAMES } from "../../src/action/rank-run.js";
+import { RANK_OUTPUT_NAMES } from "../../src/action/rank-mode.js";
 import { InputError } from "../../src/core/errors.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");

@@ -1,5 +1,5 @@
-// The action's rank mode in process (src/action/rank-run.ts through the entry point's dispatch,
-// src/action/run-gate.ts) against the loopback fake GitHub: one check run and one sticky comment
+// The action's rank mode in process (src/action/rank-mode.ts through the entry point's dispatch,
+// src/action/gate-action.ts) against the loopback fake GitHub: one check run and one sticky comment
 // under its own key, updated in place, an evaluate gate's comment left alone, the outputs exactly,
 // the gate per the policy's rank.require, and clear input errors. The bundle runs in
 // test/action/rank-bundle.test.ts.
@@ -9,8 +9,8 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { gitToFile } from "../../src/action/base-files.js";
 import { createRecordingLogger, type RecordingLogger } from "../../src/action/logger.js";
-import { runGateAction } from "../../src/action/run-gate.js";
-import { rankCommentBody, rankMarkdown, type RankActionResult } from "../../src/action/rank-run.js";
+import { runGateAction } from "../../src/action/gate-action.js";
+import { rankCommentBody, rankMarkdown, type RankActionResult } from "../../src/action/rank-mode.js";
 import { readHeader } from "../../src/action/sticky-comment.js";
 import { InputError } from "../../src/core/errors.js";
 import type { RankReport } from "../../src/core/rank/rank-types.js";
@@ -312,6 +312,26 @@ describe("rank mode: the gate per the policy's rank.require", () => {
     expect(f.checkRuns[0]?.conclusion).toBe("neutral");
   });
 
+  it("an expired policy with on_expired: neutral: an accepting gate's check run is neutral, never green", async () => {
+    const expired = (onExpired: string): string =>
+      policyWith(50)
+        .replace("revisit: 2027-03-31", "revisit: 2026-01-31")
+        .replace("on_expired: warn", `on_expired: ${onExpired}`);
+    const neutral = await startFake(expired("neutral"));
+    const r = await run(neutral, { policy: expired("neutral") });
+    expect(r.outputs["verdict"]).toBe("accept");
+    expect(neutral.checkRuns.map((c) => c.conclusion)).toEqual(["neutral"]);
+    expect(r.result?.verdictFailure).toBeNull();
+    // on_expired: warn keeps the accept green (with the warning): neutral is the policy's choice.
+    const warned = await startFake(expired("warn"));
+    const w = await run(warned, { policy: expired("warn") });
+    expect(w.outputs["verdict"]).toBe("accept");
+    expect(warned.checkRuns.map((c) => c.conclusion)).toEqual(["success"]);
+    expect(
+      w.log.lines.some((l) => l.level === "warning" && l.message.includes("Policy expired on 2026-01-31")),
+    ).toBe(true);
+  });
+
   it("top_group: accept for a candidate tied at the top, reject for one a model is ordered above", async () => {
     const f = await startFake(TOP_GROUP);
     const tied = await run(f, { policy: TOP_GROUP, tasks: TIED_TOP, inputs: { candidate: "cfg-b" } });
@@ -475,7 +495,7 @@ describe("rank mode: untrusted ids and GitHub's limits", () => {
   });
 });
 
-describe("the dispatch (src/action/run-gate.ts)", () => {
+describe("the dispatch (src/action/gate-action.ts)", () => {
   it("without models the action evaluates one pair, and says reference is ignored there", async () => {
     const f = await startFake(policyWith(50));
     const r = await run(f, {

@@ -15,12 +15,15 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { bundleCoverageEnv, GATE_NODE } from "../helpers/gate-node.js";
 import { FakeGitHub } from "./fake-github.js";
 import { INSTALLATION_TOKEN } from "./helpers.js";
 
 export const DIST = resolve(import.meta.dirname, "../../dist/index.js");
+/** The tests' clock for the bundle: its waits of seconds take milliseconds (test/helpers/short-waits.mjs). */
+export const SHORT_WAITS = pathToFileURL(resolve(import.meta.dirname, "../helpers/short-waits.mjs")).href;
 
 export const BASE_SHA = "b".repeat(40);
 export const HEAD_SHA = "d".repeat(40);
@@ -193,8 +196,6 @@ export async function runDist(opts: RunOptions): Promise<RunResult> {
     GITHUB_API_URL: opts.fake.baseUrl,
     GITHUB_SHA: githubSha(opts.event),
     RUNNER_TEMP: runnerTemp,
-    MODEL_GATE_RETRY_BASE_MS: "1",
-    MODEL_GATE_WRITE_SPACING_MS: "0",
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
     "INPUT_GITHUB-TOKEN": INSTALLATION_TOKEN,
@@ -204,7 +205,11 @@ export async function runDist(opts: RunOptions): Promise<RunResult> {
   for (const [name, value] of Object.entries(opts.inputs))
     env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] = value;
 
-  const child = spawn(GATE_NODE, [DIST], { cwd: workspace, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(GATE_NODE, ["--import", SHORT_WAITS, DIST], {
+    cwd: workspace,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on("data", (b: Buffer) => stdout.push(b));

@@ -22,10 +22,10 @@ import {
   shoppingLine,
   type EarlierRun,
   type RunsReport,
-} from "../../src/core/reruns/runs-report.js";
-import type { RunSummary } from "../../src/core/run-types.js";
+} from "../../src/core/run-history/runs-report.js";
+import type { RunSummary } from "../../src/core/run-history/run-types.js";
 import { MINIMAL, MINIMAL_POLICY, problems } from "../policy/helpers.js";
-import { commentBody } from "../../src/action/run.js";
+import { commentBody } from "../../src/action/evaluate-mode.js";
 import { COMMENT_BODY_MAX } from "../../src/core/report/github-limits.js";
 import { hostileReport } from "../report/fixtures.js";
 

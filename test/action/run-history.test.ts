@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { SCHEMA_VERSION, type Report } from "../../src/core/report/report-types.js";
 import { readRunsBlock, RUNS_BLOCK_PREFIX } from "../../src/action/run-history.js";
-import { RUN_HISTORY_MAX } from "../../src/core/reruns/runs-report.js";
+import { RUN_HISTORY_MAX } from "../../src/core/run-history/runs-report.js";
 import { exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
 import { FakeGitHub, LIMITS } from "./fake-github.js";
 import {

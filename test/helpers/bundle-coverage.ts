@@ -3,7 +3,7 @@
  * in-process, plus the coverage of the bundles (dist/index.js, dist/cli.js) run as child
  * processes by the end-to-end tests (test/action/run-action.ts, test/helpers/run-cli.ts,
  * test/hardening/helpers.ts), mapped back to src/ through dist/*.js.map. Without it
- * src/index.ts, src/action/run.ts and context.ts, which only the bundle runs, would count as
+ * src/index.ts, src/action/evaluate-mode.ts and context.ts, which only the bundle runs, would count as
  * untested. The children write V8 coverage (NODE_V8_COVERAGE) into the directory in
  * GATE_BUNDLE_COVERAGE; it is merged once per script and converted like the workers' coverage.
  */

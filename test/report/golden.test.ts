@@ -10,7 +10,7 @@ import { renderMarkdown, type RenderMarkdownOptions } from "../../src/core/repor
 import type { Report } from "../../src/core/report/report-types.js";
 import { acceptReport, emptyReport, hostileReport, rejectReport, unresolvedReport } from "./fixtures.js";
 import { demoReport, terminalBenchReport } from "./pages.js";
-import { exampleReport } from "../runs/since-fixture.js";
+import { exampleReport } from "../run-history/since-fixture.js";
 
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "golden");
 const UPDATE = process.env["UPDATE_GOLDEN"] === "1";

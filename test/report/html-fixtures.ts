@@ -6,7 +6,7 @@ import { familyGuarantee } from "../../src/core/rank/holm.js";
 import type { RevisionVerdict } from "../../src/core/history/history-types.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { acceptReport } from "./fixtures.js";
-import { exampleReport } from "../runs/since-fixture.js";
+import { exampleReport } from "../run-history/since-fixture.js";
 import {
   RANK_SCHEMA_VERSION,
   type RankModel,

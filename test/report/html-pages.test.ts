@@ -18,7 +18,7 @@ import {
   syntheticRankReport,
   TWENTY_MODELS,
 } from "./html-fixtures.js";
-import { exampleReport } from "../runs/since-fixture.js";
+import { exampleReport } from "../run-history/since-fixture.js";
 import { SINCE_LAST_RUN_ITEMS } from "../../src/core/report/render-since-last-run.js";
 
 const GOLDEN = join(import.meta.dirname, "..", "golden");

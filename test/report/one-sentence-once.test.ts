@@ -13,7 +13,7 @@ import { renderEvaluateHtml } from "../../src/core/report/html/render-evaluate-h
 import type { Report } from "../../src/core/report/report-types.js";
 import { acceptReport, emptyReport, rejectReport, unresolvedReport } from "./fixtures.js";
 import { demoReport } from "./pages.js";
-import { exampleReport } from "../runs/since-fixture.js";
+import { exampleReport } from "../run-history/since-fixture.js";
 import { buildDataset, buildPolicy, SPEC_EXAMPLE_5 } from "../stats/dataset-builder.js";
 
 /** Example 5's tasks, both models on the importer's placeholder harness, a policy that needs a canary. */

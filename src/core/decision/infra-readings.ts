@@ -5,11 +5,19 @@
  * either model the three are one: every task score is the same point under each mode.
  */
 import { INFRA_ERRORS_MODES, type InfraErrorsMode, type Policy } from "../policy/policy-types.js";
-import type { InfraReading, InfraReadings } from "../verdict-types.js";
-import type { VerdictCore } from "./evaluate.js";
+import type { MarginAnalysis } from "../stats/margin.js";
+import type { InfraReading, InfraReadings, ModelFigures, Verdict } from "../verdict-types.js";
+
+/** What a reading needs of evaluate's VerdictCore (declared here so evaluate.ts alone imports this file). */
+export interface ReadingCore {
+  readonly analysis: MarginAnalysis;
+  readonly baseline: Pick<ModelFigures, "infra_errors">;
+  readonly candidate: Pick<ModelFigures, "infra_errors">;
+  readonly verdict: Verdict;
+}
 
 /** What one reading reports of a verdict and the figures it rests on. */
-export function infraReading(core: VerdictCore): InfraReading {
+export function infraReading(core: ReadingCore): InfraReading {
   const a = core.analysis;
   return {
     common_tasks: a.commonTasks,
@@ -26,8 +34,8 @@ export function infraReading(core: VerdictCore): InfraReading {
 /** The three readings: `decided` is the policy's own, `verdictUnder` the verdict under another mode. */
 export function infraReadings(
   policy: Policy,
-  decided: VerdictCore,
-  verdictUnder: (mode: InfraErrorsMode) => VerdictCore,
+  decided: ReadingCore,
+  verdictUnder: (mode: InfraErrorsMode) => ReadingCore,
 ): InfraReadings {
   const anyInfra = decided.baseline.infra_errors + decided.candidate.infra_errors > 0;
   const own = infraReading(decided);

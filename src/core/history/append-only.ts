@@ -1,5 +1,5 @@
 /**
- * Append-only, checked (issue #14): given the previous version of the results export and of the
+ * Append-only, checked: given the previous version of the results export and of the
  * reviews files, every earlier row must still be there, unchanged. New rows, new attempts and new
  * review revisions are fine; a removed or changed row is "history rewritten", a failed evidence
  * check that blocks accept.

@@ -1,5 +1,5 @@
 /**
- * The dataset as it stood at one review revision (issue #14, `evaluate --as-of-review N`): only
+ * The dataset as it stood at one review revision (`evaluate --as-of-review N`): only
  * labels with review_revision ≤ N count; a task with no label by then is unreviewed. Attempts are
  * untouched (they are not labels). Pure: a task whose labels all lie at or below N is the same
  * object as before, so the view costs one pass and little memory.
@@ -47,7 +47,7 @@ export function historyLabels(history: readonly ReviewEvent[]): LabelSequence {
 
 /**
  * The label events of one task of a table at a time: `at(i)` moves it to task i (no object a
- * task: a walk over 10⁶ tasks made ~90 MB of garbage with one sequence each).
+ * task: one sequence object per task would make garbage in proportion to the export).
  */
 export class TaskLabels implements LabelSequence {
   private task = 0;

@@ -1,5 +1,5 @@
 /**
- * Report JSON types of the history features (issue #14). Kept apart from report-types.ts, which
+ * Report JSON types of the history features. Kept apart from report-types.ts, which
  * imports them, so that file only gains one key per feature.
  */
 import type { Comparison, Verdict } from "../verdict-types.js";

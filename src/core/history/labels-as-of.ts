@@ -1,9 +1,9 @@
 /**
- * Every task's effective label as of one review revision, as one byte a task (issue #14 at 10⁶
- * rows, issue #15): the verdict by review revision needs the labels of up to 20 revisions, and a
- * copy of every relabelled TaskRecord per revision cost memory and most of the history's CPU at
- * hundreds of thousands of tasks. The label at n follows taskAsOfReview exactly (the same helpers decide it);
- * evaluateVerdict takes the labels as the label column of the figures (stats/task-columns.ts).
+ * Every task's effective label as of one review revision, as one byte a task: the verdict by
+ * review revision needs the labels of up to 20 revisions, and a copy of every relabelled
+ * TaskRecord per revision would cost memory and most of the history's CPU on a large export. The
+ * label at n follows taskAsOfReview exactly (the same helpers decide it); evaluateVerdict takes
+ * the labels as the label column of the figures (stats/task-columns.ts).
  */
 import { VALIDITIES, validityCode, type Dataset, type Validity } from "../model.js";
 import { taskColumns } from "../stats/task-columns.js";

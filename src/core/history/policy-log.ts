@@ -1,5 +1,5 @@
 /**
- * The policy's history as evidence (issue #14): every version of the policy file, oldest first,
+ * The policy's history as evidence: every version of the policy file, oldest first,
  * turned into a log of changes in the same semantic diff the PR report uses (policy-diff.ts), with
  * what an auditor looks for flagged. Pure: the versions come from git through src/git/.
  *

@@ -1,5 +1,5 @@
 /**
- * The verdict at every review revision (issue #14): for each review revision present, the
+ * The verdict at every review revision: for each review revision present, the
  * effective labels then, the margin, its validity bounds, LCB/UCB and the verdict, each computed by
  * the gate's own evaluation (evaluateVerdict) with the labels as of that revision (as-of-review.ts),
  * so these figures follow whatever SPEC §3–4 say the evaluation computes. Between consecutive revisions: which tasks
@@ -18,6 +18,7 @@ import type { Comparison, Verdict } from "../verdict-types.js";
 import { taskIntervals, type TaskIntervals } from "../stats/task-intervals.js";
 import { taskColumns, withLabels } from "../stats/task-columns.js";
 import { currentLabelCodes, labelsAsOfReview, sameLabels, validityOfCode } from "./labels-as-of.js";
+import { plural } from "../words.js";
 
 /** What a revision's row and change show of its evaluation. */
 interface RevisionFigures {
@@ -288,7 +289,7 @@ function changeBetween(
 export function reclassificationHeadline(v: VerdictByReviewRevision): string | null {
   const r = v.latest_reclassification;
   if (r === null || !r.verdict_changed) return null;
-  const tasks = `${r.tasks_changed} ${r.tasks_changed === 1 ? "task" : "tasks"}`;
+  const tasks = plural(r.tasks_changed, "task");
   const from = r.verdict_from ?? "undecided (labels in conflict)";
   const to = r.verdict_to ?? "undecided (labels in conflict)";
   return `Review revision ${r.revision} reclassified ${tasks}; the verdict moved from ${from} to ${to}.`;

@@ -35,6 +35,7 @@ import {
   type ThresholdSpec,
   type ValueResult,
 } from "./policy-values.js";
+import { plural } from "../words.js";
 
 /** Largest policy text accepted, in UTF-8 bytes (64 KiB). A real policy is well under 2 KiB. */
 export const MAX_POLICY_BYTES = 64 * 1024;
@@ -123,7 +124,7 @@ function fail(file: string, problems: InputProblem[]): never {
       a.message.localeCompare(b.message),
   );
   const n = problems.length;
-  throw new InputError(`Invalid policy file ${file}: ${n} problem${n === 1 ? "" : "s"}`, problems, n);
+  throw new InputError(`Invalid policy file ${file}: ${plural(n, "problem")}`, problems, n);
 }
 
 // ---------------------------------------------------------------------------------------------

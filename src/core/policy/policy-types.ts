@@ -74,7 +74,7 @@ export interface Policy {
   readonly margin: MarginSettings;
   readonly on_unresolved: "fail" | "neutral";
   /**
-   * Re-runs of the eval on one head commit (issue 30, docs/runs.md): `latest` decides on this run
+   * Re-runs of the eval on one head commit (docs/runs.md): `latest` decides on this run
    * alone, `fail` rejects when an earlier run there had other results, `pool` decides on every
    * run's attempts together. Only the action can tell; the CLI decides as `latest`.
    */

@@ -12,6 +12,7 @@ import { quote } from "../quote.js";
 import { BROKEN_CODE, DISPUTED_CODE, VALID_CODE, type TaskColumns } from "../stats/task-columns.js";
 import { effectiveAttempts } from "../stats/task-scores.js";
 import type { ModelsDataset } from "./rank-types.js";
+import { plural } from "../words.js";
 
 /** How many models the "too few common valid tasks" error names. */
 const MODELS_NAMED = 3;
@@ -94,7 +95,7 @@ export function commonSet(data: ModelsDataset, policy: Policy): CommonSet {
   const threshold = policy.accept_if.common_valid_tasks;
   if (!satisfies(valid, threshold) && labelledValid === 0) {
     throw new InputError(
-      `No task is labelled valid: of the ${universe} non-broken task${universe === 1 ? "" : "s"} the ${k} ranked models ran, none has the label valid ` +
+      `No task is labelled valid: of the ${plural(universe, "non-broken task")} the ${k} ranked models ran, none has the label valid ` +
         `(a ranking counts only valid tasks; the policy's common_valid_tasks asks for ${threshold.text}). ` +
         "Add labels: a reviews file with --reviews (model-gate import reviews-csv for your own review sheet), " +
         "or, for SWE-bench Verified, model-gate import verified-annotations with the results' --dataset-revision " +
@@ -112,12 +113,11 @@ export function commonSet(data: ModelsDataset, policy: Policy): CommonSet {
         ? "No single model's absence would add a task back: the models share few tasks, or most are broken or open."
         : `The models that shrink it most: ${shrink
             .map(
-              (x) =>
-                `${quote(x.model)} (without it, ${x.valid} more valid task${x.valid === 1 ? "" : "s"}, ${x.all} in all)`,
+              (x) => `${quote(x.model)} (without it, ${plural(x.valid, "more valid task")}, ${x.all} in all)`,
             )
             .join(", ")}.`;
     throw new InputError(
-      `The ${k} ranked models have ${valid} common valid task${valid === 1 ? "" : "s"} (tasks every one of them ` +
+      `The ${k} ranked models have ${plural(valid, "common valid task")} (tasks every one of them ` +
         `has a score on, labelled valid); the policy's common_valid_tasks asks for ${threshold.text}. ${named} ` +
         `Leave a model out with --models, or run the missing tasks.`,
     );

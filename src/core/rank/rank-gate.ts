@@ -10,6 +10,7 @@ import { quotedModels } from "./model-labels.js";
 import type { RankRequirement } from "../policy/policy-types.js";
 import type { Verdict } from "../verdict-types.js";
 import type { RankGate, RankReport } from "./rank-types.js";
+import { plural } from "../words.js";
 
 /**
  * The gate's inputs are consistent, checked before anything is computed (and by the shells before the export is read): a candidate
@@ -43,10 +44,6 @@ export function checkRankGate(
         `The candidate and the reference are the same model (${quote(candidate)}): above_reference compares two models.`,
       );
   }
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** The models the pairs order above `model`, in the report's leaderboard order. */

@@ -15,6 +15,7 @@ import {
 import type { Inline } from "../report/verdict-text.js";
 import { labelMap, WHOLE_ID_CHARS } from "./model-labels.js";
 import type { RankModel, RankPair, RankReport, ReviewFirst } from "./rank-types.js";
+import { plural } from "../words.js";
 
 /** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
 export function add(out: string[], ...parts: readonly (string | readonly string[])[]): void {
@@ -278,7 +279,7 @@ export function reviewSentence(r: RankReport, x: ReviewFirst, f: Inline, shown: 
   const way = (k: number | null, side: string): string =>
     k === null
       ? `no resolution of the open labels puts the ${side} above`
-      : `at least ${k} review${k === 1 ? "" : "s"} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
+      : `at least ${plural(k, "review")} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
   return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(
     `: the open labels${r.settings.infra_errors === "bound" ? " or the lost results" : ""} can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`,
   )}`;
@@ -331,7 +332,7 @@ export function settingsLines(r: RankReport, f: Inline): string[] {
     ),
     `${f.gen("Policy")} ${f.code(p.policy.path, 120)} ${f.gen(`(sha256 ${p.policy.sha256.slice(0, 12)}…), owner`)} ${f.text(p.policy.owner, 80)}${f.gen(`, revisit ${p.policy.revisit}.`)}`,
     `${f.gen("Inputs:")} ${p.inputs.map((i) => `${f.code(i.path, 120)} ${f.gen(`(sha256 ${i.sha256.slice(0, 12)}…)`)}`).join(", ")}${f.gen(
-      `; ${p.rows_read} rows, read ${p.passes} time${p.passes === 1 ? "" : "s"}; model-gate ${p.tool_version}.`,
+      `; ${p.rows_read} rows, read ${plural(p.passes, "time")}; model-gate ${p.tool_version}.`,
     )}`,
   ];
 }

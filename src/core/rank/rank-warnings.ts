@@ -13,6 +13,7 @@ import { orderPairs, type OrderedPairs, type PairAnalyser } from "./rank-pairs.j
 import { quotedModels } from "./model-labels.js";
 import { rankOrder } from "./rank-order.js";
 import type { ModelsDataset, RankGate } from "./rank-types.js";
+import { plural } from "../words.js";
 
 /** How many orderings the clustered-SE warning names before it counts the rest. */
 const ORDERINGS_NAMED = 5;
@@ -65,7 +66,7 @@ export function clusteredCheck(
       : `, and ${after.length} models could be first (${named(after, ORDERINGS_NAMED)}) instead of ${before.length} (${named(before, ORDERINGS_NAMED)})`;
   return (
     `The tasks cluster (${set.clusterCount} clusters by the rows' \`cluster\`): under the clustered standard error (CR2) ` +
-    `${lost.length} of the ${ordered} ${ordered === 1 ? "ordering" : "orderings"} would not hold (${named(lost, ORDERINGS_NAMED)})${cbf}; ` +
+    `${lost.length} of the ${plural(ordered, "ordering")} would not hold (${named(lost, ORDERINGS_NAMED)})${cbf}; ` +
     "consider standard_error: clustered."
   );
 }
@@ -98,7 +99,7 @@ export function rankWarnings(
   if (appendOnly !== null && appendOnly.rows_changed_or_removed > 0) {
     const n = appendOnly.rows_changed_or_removed;
     out.push(
-      `History rewritten: ${n} ${n === 1 ? "row" : "rows"} of the previous results or reviews ${n === 1 ? "was" : "were"} removed or changed (provenance.append_only lists them); the top is not taken as resolved.`,
+      `History rewritten: ${plural(n, "row")} of the previous results or reviews ${n === 1 ? "was" : "were"} removed or changed (provenance.append_only lists them); the top is not taken as resolved.`,
     );
   }
   if (asOfReview !== null) {

@@ -54,7 +54,7 @@ export function buildReport(parts: ReportParts): Report {
     append_only_base: parts.appendOnlyBase ?? null,
     policy_changes: parts.policyChanges,
     policy_history: parts.policyHistory ?? null,
-    // The shells add it once the report exists (runs/since-last-run.ts needs the report's summary).
+    // The shells add it once the report exists (run-history/since-last-run.ts needs the report's summary).
     since_last_run: null,
     provenance: {
       inputs: dataset.inputs.map((i) => ({ kind: i.kind, path: i.path, sha256: i.sha256 })),

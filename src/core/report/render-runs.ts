@@ -4,8 +4,8 @@
  * Every cell is generated from validated values (hex commit ids and digests, verdict words,
  * numbers), so nothing here needs escaping beyond what the formatters do.
  */
-import { RUN_HISTORY_FOLD, ordinal, shoppingLine, type RunsReport } from "../reruns/runs-report.js";
-import type { RunSummary } from "../run-types.js";
+import { RUN_HISTORY_FOLD, ordinal, shoppingLine, type RunsReport } from "../run-history/runs-report.js";
+import type { RunSummary } from "../run-history/run-types.js";
 import { formatPp } from "./format-number.js";
 import type { Report } from "./report-types.js";
 import { plural } from "../words.js";

@@ -13,7 +13,7 @@ import type {
   ModelFlips,
   RunChanges,
   TaskFlip,
-} from "../run-types.js";
+} from "../run-history/run-types.js";
 import { escapeCode, escapeMarkdownInline, neutraliseLogLine } from "./escape.js";
 import { formatCount, formatPercent, formatPp, formatSignedDecimal } from "./format-number.js";
 import type { Report } from "./report-types.js";

@@ -7,8 +7,8 @@
 import type { InfraErrorsMode } from "../policy/policy-types.js";
 import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import type { PolicyLogEntry } from "../history/policy-log.js";
-import type { RunsReport } from "../reruns/runs-report.js";
-import type { RunChanges } from "../run-types.js";
+import type { RunsReport } from "../run-history/runs-report.js";
+import type { RunChanges } from "../run-history/run-types.js";
 import type {
   Check,
   Comparison,

@@ -16,7 +16,7 @@ import { formatCount, formatPercent, formatPp, formatPpUnsigned } from "./format
 import type { Check } from "../verdict-types.js";
 import type { Report } from "./report-types.js";
 import { lostResultsBounded } from "./render-infra-readings.js";
-import { shoppingLine } from "../reruns/runs-report.js";
+import { shoppingLine } from "../run-history/runs-report.js";
 
 /** How a rendering writes inline text. Every method returns text safe for its target. */
 export interface Inline {

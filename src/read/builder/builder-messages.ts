@@ -7,6 +7,7 @@ import { compareCodeUnits } from "../../core/model.js";
 import { quote, quoteUpTo } from "../../core/quote.js";
 import { MAX_LISTED_MODEL_IDS } from "../limits.js";
 import type { ReviewFileState } from "./builder-state.js";
+import { plural, pluralWord } from "../../core/words.js";
 
 /** Revisions are shown whole up to this length, so that one can be copied into --dataset-revision. */
 const REVISION_SHOWN_LENGTH = 200;
@@ -32,9 +33,9 @@ export function noMatchMessage(
   const named = [...st.byRevision.keys()].sort(compareCodeUnits);
   const what =
     unmatched.length === named.length
-      ? `its rows are under dataset revision${named.length === 1 ? "" : "s"} ${revisionList(named, st.otherRows > 0)}, ` +
+      ? `its rows are under ${pluralWord(named.length, "dataset revision")} ${revisionList(named, st.otherRows > 0)}, ` +
         `and the compared tasks under ${revisionList(compared)}`
-      : `its rows under dataset revision${named.length === 1 ? "" : "s"} ${revisionList(named, st.otherRows > 0)} name ` +
+      : `its rows under ${pluralWord(named.length, "dataset revision")} ${revisionList(named, st.otherRows > 0)} name ` +
         `none of the tasks the baseline or the candidate ran (the compared tasks are under ${revisionList(compared)})`;
   return (
     `none of its ${plural(st.rows, "review row", "review rows")} labels a task the baseline or the candidate ran: ${what}. ` +
@@ -42,10 +43,6 @@ export function noMatchMessage(
     `--dataset-revision set to the results' revision, or with the same --tasks list as the results ` +
     `(model-gate import verified-annotations without --tasks computes the revision from the sheet's own ids)`
   );
-}
-
-export function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 export function unknownModelMessage(role: string, id: string, present: readonly string[]): string {

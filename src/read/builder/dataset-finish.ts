@@ -28,7 +28,8 @@ import {
   type LabelEvent,
   type ModelColumns,
 } from "./builder-columns.js";
-import { emptyResultsMessage, noMatchMessage, plural, unknownModelMessage } from "./builder-messages.js";
+import { emptyResultsMessage, noMatchMessage, unknownModelMessage } from "./builder-messages.js";
+import { plural } from "../../core/words.js";
 import { ProblemList, type BuilderState, type ModelState } from "./builder-state.js";
 import { historyOrder, hasLabel, labelsOf, laterInOrder, ownEvidence } from "./label-history.js";
 import { validityCode } from "../../core/model.js";

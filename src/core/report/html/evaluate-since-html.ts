@@ -19,7 +19,7 @@ import {
   previousSentence,
   SINCE_LAST_RUN_ITEMS,
 } from "../render-since-last-run.js";
-import type { RunChanges } from "../../run-types.js";
+import type { RunChanges } from "../../run-history/run-types.js";
 import { plural } from "../../words.js";
 import { escapeHtmlText, HTML_INLINE, htmlTable } from "./html-text.js";
 
