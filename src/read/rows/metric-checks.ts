@@ -15,9 +15,23 @@
 
 import { MAX_METRICS, METRIC_NAME } from "../limits.js";
 import { quote } from "../../core/quote.js";
-import type { ExportRow, LineIssues } from "./row-checks.js";
 
 type Obj = Record<string, unknown>;
+
+/**
+ * The metric arrays of row-checks.ts's ExportRow, and the part of its LineIssues this file uses:
+ * declared here so that row-checks.ts, which calls this file, is the only one of the two that
+ * imports the other.
+ */
+interface MetricRow {
+  metricCount: number;
+  readonly metricNames: string[];
+  readonly metricValues: Float64Array;
+  readonly metricCounts: Float64Array;
+}
+interface IssueSink {
+  add(field: string | undefined, message: string): void;
+}
 
 /** The metric objects a row may carry, by field name. */
 export const METRIC_FIELDS = ["metrics", "metrics_sum", "metrics_n"] as const;
@@ -37,7 +51,7 @@ function describe(v: unknown): string {
  * The object of a metric field, or undefined when it is absent or null (or bad: a problem is
  * recorded). Its names are checked here; values by the caller.
  */
-function metricObject(obj: Obj, field: string, issues: LineIssues): Obj | undefined {
+function metricObject(obj: Obj, field: string, issues: IssueSink): Obj | undefined {
   const v = obj[field];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== "object" || Array.isArray(v)) {
@@ -64,7 +78,7 @@ function metricObject(obj: Obj, field: string, issues: LineIssues): Obj | undefi
 }
 
 /** A metric's value: finite and >= 0 (-0 as 0); undefined for null; NaN after recording a problem. */
-function metricValue(o: Obj, field: string, name: string, issues: LineIssues): number | undefined {
+function metricValue(o: Obj, field: string, name: string, issues: IssueSink): number | undefined {
   const v = o[name];
   if (v === null) return undefined;
   if (typeof v === "number" && Number.isFinite(v) && v >= 0) return v + 0;
@@ -74,7 +88,7 @@ function metricValue(o: Obj, field: string, name: string, issues: LineIssues): n
 }
 
 /** `metrics` of a row with a result (one attempt) into `out`. */
-export function attemptMetrics(obj: Obj, out: ExportRow, issues: LineIssues): void {
+export function attemptMetrics(obj: Obj, out: MetricRow, issues: IssueSink): void {
   out.metricCount = 0;
   for (const field of ["metrics_sum", "metrics_n"]) {
     const v = obj[field];
@@ -101,7 +115,7 @@ export function attemptMetrics(obj: Obj, out: ExportRow, issues: LineIssues): vo
  * `metrics_sum` and `metrics_n` of a pre-aggregated row into `out`; `attempts` is the attempts
  * the row stands for (its four counts added), or -1 when a count is bad (already reported).
  */
-export function aggregatedMetrics(obj: Obj, out: ExportRow, issues: LineIssues, attempts: number): void {
+export function aggregatedMetrics(obj: Obj, out: MetricRow, issues: IssueSink, attempts: number): void {
   out.metricCount = 0;
   const given = obj["metrics"];
   if (given !== undefined && given !== null) {
@@ -161,7 +175,7 @@ export function aggregatedMetrics(obj: Obj, out: ExportRow, issues: LineIssues, 
   }
 }
 
-function missingCount(name: string, issues: LineIssues): void {
+function missingCount(name: string, issues: IssueSink): void {
   issues.add(
     `metrics_n.${name}`,
     `metrics_sum gives ${name}; expected metrics_n to say how many of the row's attempts its sum covers`,
