@@ -36,6 +36,7 @@ import type { Evaluation, EvaluationContext } from "./evaluation-types.js";
 import { num, pct, plural } from "./format.js";
 import { formatPpUnsigned } from "../format-number.js";
 import { verdictWithReasons } from "./verdict.js";
+import { evaluateGuardrails, withGuardrails, type GuardrailOutcome } from "./guardrails.js";
 
 /** At most this many influential tasks are listed in the comparison. */
 export const MAX_INFLUENTIAL_TASKS = 50;
@@ -233,6 +234,9 @@ export interface VerdictCore {
   readonly checks: Check[];
   readonly verdict: Verdict;
   readonly reasons: string[];
+  /** The verdict of accuracy alone (§4.3), before the guardrails (§4.5) join it. */
+  readonly accuracyVerdict: Verdict;
+  readonly guardrails: GuardrailOutcome | null;
 }
 
 /**
@@ -254,18 +258,30 @@ export function evaluateVerdict(
     ...buildChecks({ dataset, policy, ctx, analysis, baseline, candidate }),
     ...(ctx.extraChecks ?? []),
   ];
-  const { verdict, reasons } = verdictWithReasons(checks, analysis, policy, ctx);
-  return { analysis, baseline, candidate, checks, verdict, reasons };
+  const accuracy = verdictWithReasons(checks, analysis, policy, ctx);
+  const guardrails = evaluateGuardrails(dataset, policy, columns);
+  const { verdict, reasons } = withGuardrails(accuracy, guardrails);
+  return {
+    analysis,
+    baseline,
+    candidate,
+    checks,
+    verdict,
+    reasons,
+    accuracyVerdict: accuracy.verdict,
+    guardrails,
+  };
 }
 
 export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContext): Evaluation {
-  const { analysis, baseline, candidate, checks, verdict, reasons } = evaluateVerdict(dataset, policy, ctx);
+  const core = evaluateVerdict(dataset, policy, ctx);
+  const { analysis, baseline, candidate, checks, verdict, reasons } = core;
   const warnings = headlineWarnings(
     policy,
     ctx,
     analysis,
     { baseline: baseline.infra_errors, candidate: candidate.infra_errors },
-    clusteredVerdictWarning(dataset, policy, analysis, verdict, ctx),
+    clusteredVerdictWarning(dataset, policy, analysis, core.accuracyVerdict, ctx),
   ).concat(unmatchedLabelWarnings(dataset));
   const a = analysis;
   const delta0 = policy.accept_if.delta0;
@@ -329,5 +345,8 @@ export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContex
       influential_tasks: influentialTasks(dataset, a),
     },
     models: { baseline, candidate },
+    ...(core.guardrails === null
+      ? {}
+      : { guardrails: core.guardrails, accuracyVerdict: core.accuracyVerdict }),
   };
 }

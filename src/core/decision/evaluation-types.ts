@@ -3,6 +3,7 @@
  * (fragility.ts) and the report builder. SPEC §2–4.
  */
 import type { Check, Comparison, ModelFigures, Verdict } from "../verdict-types.js";
+import type { GuardrailOutcome } from "./guardrails.js";
 
 /** Facts from outside the export that §4 needs. */
 export interface EvaluationContext {
@@ -33,4 +34,8 @@ export interface Evaluation {
   readonly checks: readonly Check[];
   readonly comparison: Omit<Comparison, FragilityFields>;
   readonly models: { readonly baseline: ModelFigures; readonly candidate: ModelFigures };
+  /** The guardrails (§4.5); absent when the policy has none and no attempt carries a metric. */
+  readonly guardrails?: GuardrailOutcome;
+  /** With guardrails: the verdict of accuracy alone, before they join it. */
+  readonly accuracyVerdict?: Verdict;
 }
