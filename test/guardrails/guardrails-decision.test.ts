@@ -87,7 +87,7 @@ describe("the verdict with a guardrail cost_usd: { max_increase: 10% }", () => {
     expect(g?.ratio_low).toBeLessThan(1.1);
     expect(g?.ratio_high).toBeGreaterThan(1.1);
     expect(r.reasons.at(-1)).toMatch(
-      /^Guardrail cost_usd is unresolved: R = 0\.936×, bounds 0\.762× … 1\.150× straddle the limit 1\.100×/,
+      /^Guardrail cost_usd is unresolved: R = 0\.936×, bounds 0\.748× … 1\.136× straddle the limit 1\.100×/,
     );
     expect(checkRunTitle(r)).toBe(
       "Unresolved: every check passes; margin +5.77 pp, bounds +1.17 pp … +9.44 pp vs δ₀ 0.00 pp; guardrail cost_usd unresolved",
@@ -101,7 +101,7 @@ describe("the verdict with a guardrail cost_usd: { max_increase: 10% }", () => {
     expect(r.verdict).toBe("unresolved");
     expect(r.guardrails?.[0]).toMatchObject({ verdict: "unresolved", missing_fraction: 0.1, tasks: 486 });
     expect(r.reasons.at(-1)).toBe(
-      'Guardrail cost_usd is unresolved: either model lacks the metric on 10% of the common tasks (first: t00003, t00013, t00023), not < 1% as the policy asks; a guardrail that cannot be measured never passes.',
+      "Guardrail cost_usd is unresolved: either model lacks the metric on 10% of the common tasks (first: t00003, t00013, t00023), not < 1% as the policy asks; a guardrail that cannot be measured never passes.",
     );
     expect(renderMarkdown(r)).toContain("either model lacks the metric on 10% of the common tasks");
     // With a missing share the policy allows, the same export is measured over the 486 tasks.

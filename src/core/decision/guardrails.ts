@@ -112,10 +112,16 @@ function judge(
       why: `${name} is unresolved: the baseline's mean is 0, so the candidate's cannot be compared with it as a ratio.`,
     };
   }
-  if (entry.ratio_low === null || entry.ratio_high === null) {
+  if (entry.ratio_low === null) {
     return {
       verdict: "unresolved",
-      why: `${name} is unresolved: R = ${times(entry.ratio)} but its bounds cannot be computed (${plural(entry.tasks, "task")} with the metric; a bound needs 2, and a clustered standard error every task in a cluster and 2 clusters).`,
+      why: `${name} is unresolved: R = ${times(entry.ratio)} but its bounds cannot be computed (${plural(entry.tasks, "task")} with the metric; bounds need 2, and a clustered standard error every task in a cluster and 2 clusters).`,
+    };
+  }
+  if (entry.ratio_high === null) {
+    return {
+      verdict: "unresolved",
+      why: `${name} is unresolved: R = ${times(entry.ratio)} has no upper bound, as the baseline's mean is not clearly above 0 over ${plural(entry.tasks, "task")}; more tasks would bound it.`,
     };
   }
   const figures = `R = ${times(entry.ratio)}, bounds ${times(entry.ratio_low)} … ${times(entry.ratio_high)}`;
