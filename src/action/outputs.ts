@@ -16,6 +16,7 @@ export const OUTPUT_NAMES = [
   "infra-error-rate-baseline",
   "infra-error-rate-candidate",
   "review-fragility",
+  "guardrails",
   "run-count",
   "report-path",
   "check-run-id",
@@ -66,6 +67,8 @@ export function reportOutputs(
     "infra-error-rate-baseline": plainDecimal(report.models.baseline.infra_error_rate),
     "infra-error-rate-candidate": plainDecimal(report.models.candidate.infra_error_rate),
     "review-fragility": plainDecimal(c.review_fragility),
+    // The report's entries as one line of JSON; "" when the report has none (docs/spec.md §4.5).
+    guardrails: report.guardrails === undefined ? "" : JSON.stringify(report.guardrails),
     // This gate's runs on the head commit, this one included; "" when the earlier ones could not be read.
     "run-count":
       report.runs === undefined || report.runs.unavailable !== null ? "" : String(report.runs.run_count),
