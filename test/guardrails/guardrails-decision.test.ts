@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "vitest";
 
+import { renderEvaluateHtml } from "../../src/core/report/html/render-evaluate-html.js";
 import { renderMarkdown } from "../../src/core/report/render-markdown.js";
 import { renderText } from "../../src/core/report/render-text.js";
 import { checkRunTitle } from "../../src/core/report/verdict-text.js";
@@ -67,6 +68,15 @@ describe("the verdict with a guardrail cost_usd: { max_increase: 10% }", () => {
     expect(md).not.toContain("production canary");
     const text = renderText(r);
     expect(text).toContain("  FAIL       cost_usd: R 1.473× (1.436× … 1.511×), needs ≤ 1.100×\n");
+    const html = renderEvaluateHtml(r);
+    // Right after the verdict's sentence: the chart of R against 1 and the limit, then the table.
+    expect(html.indexOf("<h2>Guardrails</h2>")).toBeLessThan(html.indexOf("<h2>Margin</h2>"));
+    expect(html).toContain('<svg xmlns="http://www.w3.org/2000/svg" class="guardrail-chart"');
+    expect(html).toContain(
+      '<title id="guardrail-chart-title">cost_usd: R 1.473×, bounds 1.436× to 1.511×, limit 1.100×</title>',
+    );
+    expect(html).toContain('<line class="limit"');
+    expect(html).toContain("<td>❌\u00a0fail</td>");
   });
 
   test("a clearly cheaper candidate passes, and the accept stands", () => {
@@ -179,5 +189,6 @@ describe("without guardrails in the policy", () => {
     expect("guardrails" in r).toBe(false);
     expect("accuracy_verdict" in r).toBe(false);
     expect(renderMarkdown(r)).not.toMatch(/guardrail|Cost and latency/i);
+    expect(renderEvaluateHtml(r)).not.toMatch(/guardrail|Cost and latency/i);
   });
 });
