@@ -9,7 +9,7 @@ import { renderEvaluateHtml } from "../../src/core/report/html/render-evaluate-h
 import { renderMarkdown } from "../../src/core/report/render-markdown.js";
 import { renderText } from "../../src/core/report/render-text.js";
 import { checkRunTitle } from "../../src/core/report/verdict-text.js";
-import { buildPolicy } from "../stats/dataset-builder.js";
+import { buildDataset, buildPolicy, SPEC_EXAMPLE_5 } from "../stats/dataset-builder.js";
 import {
   EXAMPLE_5_POLICY,
   gateReport,
@@ -165,6 +165,35 @@ describe("the verdict with a guardrail cost_usd: { max_increase: 10% }", () => {
     expect(r.accuracy_verdict).toBe("reject");
     expect(r.verdict).toBe("reject");
     expect(r.guardrails?.[0]?.verdict).toBe("pass");
+  });
+});
+
+describe("hostile task ids in a guardrail's reason", () => {
+  test("are escaped in Markdown, HTML and text", () => {
+    const hostile = "::error::pwned <img src=x onerror=alert(1)> **bold** | cell";
+    const specs = SPEC_EXAMPLE_5.map((t, i) => (i === 0 ? { ...t, id: hostile } : t));
+    const dataset = buildDataset(specs);
+    const n = dataset.tasks.length;
+    const at = Array.from({ length: n }, (_, i) => dataset.tasks.taskId(i)).indexOf(hostile);
+    const column = (k: number) => ({
+      sum: Float64Array.from({ length: n }, (_, i) => (i === at ? 0 : 1 + k + (i % 3))),
+      count: Float64Array.from({ length: n }, (_, i) => (i === at ? 0 : 1)),
+    });
+    const r = gateReport(
+      { ...dataset, metrics: { names: ["cost_usd"], baseline: [column(0)], candidate: [column(0)] } },
+      { ...EXAMPLE_5_POLICY, guardrails: [guardrail("cost_usd", "10%", "< 0.1%")] },
+    );
+    expect(r.verdict).toBe("unresolved");
+    expect(r.reasons.at(-1)).toContain(`(first: ${hostile})`);
+    const md = renderMarkdown(r);
+    expect(md).not.toContain("<img");
+    expect(md).not.toContain("**bold**");
+    expect(renderEvaluateHtml(r)).not.toContain("<img");
+    expect(
+      renderText(r)
+        .split("\n")
+        .some((l) => l.trimStart().startsWith("::")),
+    ).toBe(false);
   });
 });
 
