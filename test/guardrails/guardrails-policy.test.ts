@@ -3,6 +3,7 @@ import { describe, expect, test } from "vitest";
 
 import { parsePolicy } from "../../src/core/policy/load-policy.js";
 import { diffPolicies } from "../../src/core/policy/policy-diff.js";
+import { buildPolicyLog } from "../../src/core/history/policy-log.js";
 import { MINIMAL, MINIMAL_POLICY, problems } from "../policy/helpers.js";
 
 const withGuardrails = (lines: string): string => `${MINIMAL}\nguardrails:\n${lines}\n`;
@@ -123,6 +124,52 @@ describe("guardrails in the policy diff", () => {
     expect(diffPolicies(base, MINIMAL_POLICY).map((c) => [c.key, c.loosening])).toStrictEqual([
       ["guardrails.cost_usd", true],
       ["guardrails.latency_s", true],
+    ]);
+  });
+});
+
+describe("guardrails in policy-log", () => {
+  const day = (d: string, text: string, status: "added" | "modified" = "modified") => ({
+    commit: d.replace(/-/g, "").padStart(40, "0"),
+    author: "Test",
+    date: `${d}T12:00:00+00:00`,
+    committed: `${d}T12:00:00+00:00`,
+    subject: `change ${d}`,
+    path: "gate/policy.yaml",
+    previous_path: null,
+    status,
+    text,
+    otherFiles: [],
+  });
+  const opts = {
+    path: "gate/policy.yaml",
+    since: null,
+    baseline: null,
+    truncated: false,
+    today: "2026-01-10",
+    isEvidenceFile: () => false,
+  };
+
+  test("a raised max_increase is a loosening; a lowered one is not; either re-examines a threshold", () => {
+    const log = buildPolicyLog(
+      [
+        day("2026-01-01", withGuardrails('  cost_usd: { max_increase: "10%" }'), "added"),
+        day("2026-01-02", withGuardrails('  cost_usd: { max_increase: "20%" }')),
+        day("2026-01-03", withGuardrails('  cost_usd: { max_increase: "5%" }')),
+        day("2026-01-04", MINIMAL.replace("2027-03-31", "2027-06-30")),
+      ],
+      opts,
+    );
+    expect(
+      log.entries.map((e) => [e.flags, e.changes.map((c) => `${c.key} ${c.base} → ${c.head}`)]),
+    ).toStrictEqual([
+      [[], []],
+      [["loosening"], ["guardrails.cost_usd.max_increase 10% → 20%"]],
+      [[], ["guardrails.cost_usd.max_increase 20% → 5%"]],
+      [
+        ["loosening"],
+        ["revisit 2027-03-31 → 2027-06-30", 'guardrails.cost_usd max_increase: "5%", missing: "< 1%" → null'],
+      ],
     ]);
   });
 });
