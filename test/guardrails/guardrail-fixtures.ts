@@ -88,3 +88,43 @@ export function scenarioReport(s: Scenario, missing = "< 1%"): Report {
     guardrails: [guardrail("cost_usd", "10%", missing)],
   });
 }
+
+/**
+ * Three guardrails on one report (the golden guardrails.md and the browser test): cost_usd 1.5×
+ * the baseline's (fails), latency_s missing on a tenth of the tasks (unresolved), tokens_out 0.8×
+ * (passes). Accuracy alone accepts; the verdict is a reject by the cost guardrail.
+ */
+export function threeGuardrailsReport(): Report {
+  const dataset = buildDataset(SPEC_EXAMPLE_5);
+  const n = dataset.tasks.length;
+  const cost = scenarioCosts("dearer", n, 7);
+  const latency = scenarioCosts("missing", n, 8);
+  const tokens = scenarioCosts("cheaper", n, 9);
+  const scale = (v: number | null, k: number): number | null => (v === null ? null : Math.round(v * k));
+  return gateReport(
+    {
+      ...dataset,
+      metrics: {
+        names: ["cost_usd", "latency_s", "tokens_out"],
+        baseline: [
+          column(cost.a),
+          column(latency.a.map((v) => scale(v, 1000))),
+          column(tokens.a.map((v) => scale(v, 1e5))),
+        ],
+        candidate: [
+          column(cost.b),
+          column(latency.b.map((v) => scale(v, 1000))),
+          column(tokens.b.map((v) => scale(v, 1e5))),
+        ],
+      },
+    },
+    {
+      ...EXAMPLE_5_POLICY,
+      guardrails: [
+        guardrail("cost_usd", "10%"),
+        guardrail("latency_s", "25%"),
+        guardrail("tokens_out", "0%", "< 5%"),
+      ],
+    },
+  );
+}
