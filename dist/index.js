@@ -80891,7 +80891,7 @@ const POLICY_LOG_FLAGS = [
     "unparsable",
 ];
 /** Rules whose change means the thresholds were re-examined (a later revisit with one is no snooze). */
-const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$)/;
+const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$|guardrails\.)/;
 function parsed(text, file) {
     try {
         return { policy: parsePolicy(text, file) };
