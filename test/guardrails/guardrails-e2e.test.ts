@@ -23,17 +23,25 @@ import { cliInProcess } from "../helpers/run-cli.js";
 
 const GUARDED = `${policyYaml()}guardrails:\n  cost_usd: { max_increase: "10%" }\n  latency_s: { max_increase: "25%" }\n`;
 
-/** Integer costs in micro-dollars and latencies, so sums are exact whatever the order. */
-function costs(i: number): { base: number; cand: number; latency: number } {
+type Case = "dearer" | "cheaper" | "noisy" | "missing" | "zero";
+
+/** Integer costs in micro-dollars and latencies, so sums are exact whatever the order; null: no cost. */
+function costs(i: number, c: Case = "dearer"): { base: number; cand: number | null; latency: number } {
   const base = 1000 + ((i * 7919) % 5000);
-  return { base, cand: Math.round(base * 1.5) + (i % 7) * 10, latency: 30 + (i % 11) };
+  const latency = 30 + (i % 11);
+  if (c === "cheaper") return { base, cand: Math.round(base * 0.8) + (i % 7) * 10, latency };
+  // Noisy: 1.1 × the baseline's, times a factor from 0.2 to 1.8 (mean 1) that no task pattern explains.
+  if (c === "noisy") return { base, cand: Math.round(base * 1.1 * (0.2 + ((i * 37) % 17) / 10)), latency };
+  if (c === "missing") return { base, cand: i % 10 === 3 ? null : base, latency };
+  if (c === "zero") return { base: 0, cand: base, latency };
+  return { base, cand: Math.round(base * 1.5) + (i % 7) * 10, latency };
 }
 
 /** CLEAR_ACCEPT_ROWS (accuracy accepts) with two attempts a task, each carrying metrics. */
-function exportText(aggregated: boolean): string {
+function exportText(aggregated: boolean, scenario: Case = "dearer"): string {
   const lines: string[] = [];
   CLEAR_ACCEPT_ROWS.forEach((t, i) => {
-    const c = costs(i);
+    const c = costs(i, scenario);
     for (const [model, result, cost] of [
       [CANDIDATE, t.a, c.cand],
       [BASELINE, t.b, c.base],
@@ -44,7 +52,7 @@ function exportText(aggregated: boolean): string {
         harness_revision: "git:1111111",
         model_config: model,
       };
-      const metrics = { cost_usd: cost, latency_s: c.latency };
+      const metrics = cost === null ? { latency_s: c.latency } : { cost_usd: cost, latency_s: c.latency };
       if (aggregated) {
         lines.push(
           JSON.stringify({
@@ -55,8 +63,8 @@ function exportText(aggregated: boolean): string {
             fails: result === "fail" ? 2 : 0,
             infra_errors: 0,
             missing: 0,
-            metrics_sum: { cost_usd: 2 * cost, latency_s: 2 * c.latency },
-            metrics_n: { cost_usd: 2, latency_s: 2 },
+            metrics_sum: { cost_usd: 2 * (cost ?? 0), latency_s: 2 * c.latency },
+            metrics_n: { cost_usd: cost === null ? 0 : 2, latency_s: 2 },
           }),
         );
         continue;
@@ -71,13 +79,31 @@ function exportText(aggregated: boolean): string {
   return lines.join("\n") + "\n";
 }
 
-function workspace(aggregated: boolean, policy: string): { dir: string; args: string[] } {
+function workspace(
+  aggregated: boolean,
+  policy: string,
+  scenario: Case = "dearer",
+): { dir: string; args: string[] } {
   const dir = mkdtempSync(join(tmpdir(), "gate-guardrails-"));
-  writeFileSync(join(dir, "results.jsonl"), exportText(aggregated));
+  writeFileSync(join(dir, "results.jsonl"), exportText(aggregated, scenario));
   writeFileSync(join(dir, "policy.yaml"), policy);
   const args = ["evaluate", "--results", "results.jsonl", "--policy", "policy.yaml"];
   return { dir, args: [...args, "--baseline", BASELINE, "--candidate", CANDIDATE, "--today", "2026-11-29"] };
 }
+
+/** Each case: the verdict, cost_usd's verdict, and what every format shows of it. */
+const CASES: readonly [Case, string, string, RegExp][] = [
+  ["dearer", "reject", "fail", /cost\\?_usd.*fails/],
+  ["cheaper", "accept", "pass", /cost\\?_usd/],
+  ["noisy", "unresolved", "unresolved", /straddle the limit/],
+  [
+    "missing",
+    "unresolved",
+    "unresolved",
+    /lacks the metric on 10% of the common tasks \(first: a-only-00003, a-only-00013, both-00003\)/,
+  ],
+  ["zero", "unresolved", "unresolved", /the baseline.{1,6}s mean is 0/],
+];
 
 describe("the CLI on an export with metrics", () => {
   it("rejects a dearer candidate by its guardrail alone, in every format, and pre-aggregated rows agree", async () => {
@@ -95,7 +121,7 @@ describe("the CLI on an export with metrics", () => {
     let b = 0;
     for (let i = 0; i < 60; i++) {
       a += costs(i).base;
-      b += costs(i).cand;
+      b += costs(i).cand ?? 0;
     }
     expect(report.guardrails?.[0]?.baseline_mean).toBe(a / 60);
     expect(report.guardrails?.[0]?.candidate_mean).toBe(b / 60);
@@ -118,6 +144,25 @@ describe("the CLI on an export with metrics", () => {
     expect(aggregated.guardrails).toStrictEqual(report.guardrails);
     expect(aggregated.verdict).toBe("reject");
   });
+
+  it.each(CASES)(
+    "%s: %s, cost_usd %s, in JSON, Markdown, text and HTML",
+    async (scenario, verdict, cost, words) => {
+      const { dir, args } = workspace(false, GUARDED, scenario);
+      const report = JSON.parse((await cliInProcess([...args, "--format", "json"], dir)).stdout) as Report;
+      expect(report.verdict).toBe(verdict);
+      expect(report.accuracy_verdict).toBe("accept");
+      expect(report.guardrails?.[0]?.verdict).toBe(cost);
+      if (scenario === "zero") expect(report.guardrails?.[0]?.ratio).toBeNull();
+      for (const format of ["markdown", "text", "html"]) {
+        const out = await cliInProcess([...args, "--format", format], dir);
+        expect(out.code).toBe(verdict === "accept" ? 0 : verdict === "reject" ? 1 : 2);
+        expect(out.stdout).toMatch(/Guardrails/);
+        // Escapes and line wraps aside.
+        if (verdict !== "accept") expect(out.stdout.replace(/\\/g, "").replace(/\s+/g, " ")).toMatch(words);
+      }
+    },
+  );
 
   it("without guardrails in the policy: accuracy's accept, the figures collapsed", async () => {
     const { dir, args } = workspace(false, policyYaml());
@@ -148,4 +193,24 @@ describe("the action on an export with metrics", () => {
     expect(r.summary).toContain("**Guardrails**");
     expect(f.checkRuns[0]?.output.title).toMatch(/^Reject: guardrail cost_usd fails; margin \+/);
   });
+
+  it.each(CASES)(
+    "%s: %s, cost_usd %s, in the outputs and the summary",
+    async (scenario, verdict, cost, words) => {
+      const f = await fakes.start();
+      f.setFile(BASE_SHA, POLICY_PATH, GUARDED);
+      f.setCommits(BASE_SHA, POLICY_PATH, ["9".repeat(40)]);
+      const r = await runDist({
+        fake: f,
+        event: "pull_request",
+        inputs: gateInputs(),
+        files: { [RESULTS_PATH]: exportText(false, scenario), [POLICY_PATH]: GUARDED },
+      });
+      expect(r.outputs["verdict"]).toBe(verdict);
+      const out = JSON.parse(r.outputs["guardrails"] ?? "") as Report["guardrails"];
+      expect(out?.map((g) => g.verdict)).toStrictEqual([cost, "pass"]);
+      expect(r.summary).toContain("**Guardrails**");
+      if (verdict !== "accept") expect(r.summary.replace(/\\/g, "").replace(/\s+/g, " ")).toMatch(words);
+    },
+  );
 });
