@@ -183,7 +183,7 @@ export function diffPolicies(base: Policy, head: Policy): PolicyChange[] {
     ],
     ["rank.reference", nullableChange(base.rank?.reference ?? null, head.rank?.reference ?? null)],
   ];
-  rules.push(...guardrailRules(base.guardrails ?? [], head.guardrails ?? []));
+  for (const rule of guardrailRules(base.guardrails ?? [], head.guardrails ?? [])) rules.push(rule);
   const out: PolicyChange[] = [];
   for (const [key, change] of rules) if (change !== null) out.push({ key, ...change });
   return out;
