@@ -79516,7 +79516,8 @@ function diffPolicies(base, head) {
         ],
         ["rank.reference", nullableChange(base.rank?.reference ?? null, head.rank?.reference ?? null)],
     ];
-    rules.push(...guardrailRules(base.guardrails ?? [], head.guardrails ?? []));
+    for (const rule of guardrailRules(base.guardrails ?? [], head.guardrails ?? []))
+        rules.push(rule);
     const out = [];
     for (const [key, change] of rules)
         if (change !== null)
