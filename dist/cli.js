@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2934);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(237);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3832);
 /* harmony import */ var _read_retired_read_settings_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7674);
@@ -2557,7 +2557,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2934:
+/***/ 237:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3875,10 +3875,27 @@ function scores(report) {
 function rejectedByReruns(report) {
     return report.verdict === "reject" && report.runs?.reruns.effect === "rejected";
 }
+/** True when a guardrail (docs/spec.md §4.5), not accuracy, rejected the change. */
+function rejectedByGuardrail(report) {
+    const accuracy = report.accuracy_verdict;
+    return (report.verdict === "reject" &&
+        accuracy !== undefined &&
+        accuracy !== "reject" &&
+        !rejectedByReruns(report));
+}
+/** The guardrails with this verdict, their metric names joined ("cost_usd and latency_s"). */
+function guardrailNames(report, verdict, f) {
+    const names = (report.guardrails ?? [])
+        .filter((g) => g.verdict === verdict)
+        .map((g) => f.code(g.metric, 64));
+    return names.length <= 1
+        ? (names[0] ?? "")
+        : `${names.slice(0, -1).join(f.gen(", "))}${f.gen(" and ")}${names[names.length - 1] ?? ""}`;
+}
 /** True when a failed production canary (not the margin) rejected the change. */
 function rejectedByCanary(report) {
     const c = report.comparison;
-    if (report.verdict !== "reject" || rejectedByReruns(report))
+    if (report.verdict !== "reject" || rejectedByReruns(report) || rejectedByGuardrail(report))
         return false;
     return !(failedEvidence(report).length === 0 && c.ucb !== null && c.ucb <= c.delta0);
 }
@@ -3935,6 +3952,20 @@ function whySentence(report, f) {
         return (f.gen("The eval was re-run on this commit with other results, and the policy's reruns: fail rejects a re-run (") +
             marginFigure(report, f) +
             f.gen(")."));
+    }
+    if (rejectedByGuardrail(report)) {
+        return (f.gen("The candidate fails the guardrail ") +
+            guardrailNames(report, "fail", f) +
+            f.gen(": even the lower bound of its ratio to the baseline exceeds the policy's limit, so it is rejected whatever the accuracy (") +
+            marginFigure(report, f) +
+            f.gen(")."));
+    }
+    if (report.verdict === "unresolved" && report.accuracy_verdict === "accept") {
+        return (f.gen("The ") +
+            marginFigure(report, f) +
+            f.gen(` clears the bar (${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)} > δ₀ ${format_number_formatPp(c.delta0)}), but the guardrail `) +
+            guardrailNames(report, "unresolved", f) +
+            f.gen(" cannot be shown to hold, so accuracy alone cannot accept."));
     }
     if (report.verdict === "reject" && rejectedByCanary(report)) {
         return (f.gen("The production canary failed: a failed canary rejects the change whatever the benchmark says (") +
@@ -4073,7 +4104,16 @@ function whatWouldChange(report, f) {
         }
         return items;
     }
+    if (rejectedByGuardrail(report)) {
+        for (const r of report.reasons)
+            if (/^Guardrail \S+ fails:/.test(r))
+                items.push(f.text(r, WHOLE_TEXT_MAX_CHARS));
+        return items;
+    }
     if (report.verdict === "unresolved") {
+        for (const r of report.reasons)
+            if (/^Guardrail \S+ is unresolved:/.test(r))
+                items.push(f.text(r, WHOLE_TEXT_MAX_CHARS));
         for (const k of failedEvidence(report)) {
             items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
         }
@@ -4179,6 +4219,8 @@ function verdictTitle(report) {
             return `${verdict}: the eval was re-run on this commit with other results (reruns: fail); ${margin}`;
         if (rejectedByCanary(report))
             return `${verdict}: production canary failed; ${margin}`;
+        if (rejectedByGuardrail(report))
+            return `${verdict}: ${guardrailTitle(report)}; ${margin}`;
         return `${verdict}: ${margin}, upper bound${boundQualifier(c, "ucb")} ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}`;
     }
     // Counted and named as the checks table shows them: the margin's row among them when it fails.
@@ -4191,7 +4233,19 @@ function verdictTitle(report) {
         ? "bounds undefined"
         : // Both bounds are taken one way (one kind) whenever both are defined.
             `bounds${boundQualifier(c, "lcb")} ${formatPp(c.lcb)} … ${formatPp(c.ucb)} vs δ₀ ${formatPp(c.delta0)}`;
-    return `${verdict}: ${checks}; ${margin}, ${bounds}`;
+    const guardrails = (report.guardrails ?? []).some((g) => g.verdict === "unresolved")
+        ? `; ${guardrailTitle(report)}`
+        : "";
+    return `${verdict}: ${checks}; ${margin}, ${bounds}${guardrails}`;
+}
+/** "guardrail cost_usd fails", "guardrails cost_usd, latency_s unresolved": names match [a-z0-9_]. */
+function guardrailTitle(report) {
+    const failing = (report.guardrails ?? []).filter((g) => g.verdict === "fail");
+    const open = (report.guardrails ?? []).filter((g) => g.verdict === "unresolved");
+    const list = (gs) => gs.map((g) => g.metric.replace(/[^a-z0-9_]/g, "")).join(", ");
+    if (failing.length > 0)
+        return `${pluralWord(failing.length, "guardrail", "guardrails")} ${list(failing)} ${pluralWord(failing.length, "fails", "fail")}`;
+    return `${pluralWord(open.length, "guardrail", "guardrails")} ${list(open)} unresolved`;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/html/html-text.ts
@@ -5075,6 +5129,275 @@ function sinceLastRunHtml(report) {
     return out;
 }
 
+;// CONCATENATED MODULE: ./src/core/report/markdown-blocks.ts
+/**
+ * Small Markdown builders the summary's sections share (render-markdown.ts, render-task-tables.ts):
+ * the Markdown inline formatter, escaped text, tables, collapsed sections, "… and N more" lines.
+ * Cells and summaries passed in must already be escaped or generated.
+ */
+
+
+
+
+/** Generated text in Markdown: no HTML, no emphasis by accident. */
+function genMd(s) {
+    return s
+        .replace(/&/g, "&amp;")
+        .replace(/</g, "&lt;")
+        .replace(/>/g, "&gt;")
+        .replace(/_/g, "\\_")
+        .replace(/\*/g, "\\*");
+}
+/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
+const MARKDOWN_INLINE = {
+    text: (s, max) => markdownProse(s, max),
+    code: (s, max) => escapeCode(s, max),
+    gen: genMd,
+    strong: (safe) => `**${safe}**`,
+};
+function md(s, maxChars) {
+    return maxChars === undefined ? escapeMarkdownInline(s) : escapeMarkdownInline(s, maxChars);
+}
+function table(header, align, rows) {
+    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
+    const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
+    return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
+}
+function details(summary, body, open = false) {
+    return [
+        open ? "<details open>" : "<details>",
+        `<summary>${summary}</summary>`,
+        "",
+        ...body,
+        "",
+        "</details>",
+    ];
+}
+/** "… and 1 more task." / "… and 2 more tasks." under a list cut at `shown` of `total`. */
+function markdown_blocks_moreLine(shown, total, one, many = `${one}s`) {
+    const rest = total - shown;
+    return rest > 0 ? ["", `… and ${rest} more ${(0,words/* pluralWord */.X)(rest, one, many)}.`] : [];
+}
+/** Values in <code>, the first `limit`, then "and N more"; a model without rows has none. */
+function codeList(items, limit) {
+    if (items.length === 0)
+        return "none (no rows)";
+    const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
+    const rest = items.length - shown.length;
+    return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
+}
+
+;// CONCATENATED MODULE: ./src/core/report/render-guardrails.ts
+
+
+
+
+/** A mean per task: 4 significant digits (metrics run from fractions of a cent to 10⁵ tokens). */
+function formatMetric(x) {
+    if (x === null)
+        return NOT_AVAILABLE;
+    if (x === 0)
+        return "0";
+    const s = x.toPrecision(4);
+    return s.includes("e") ? s : String(Number(s));
+}
+/** A ratio as a multiple, e.g. "1.503×". */
+function formatRatio(x) {
+    return x === null ? NOT_AVAILABLE : `${x.toFixed(3)}×`;
+}
+const VERDICT_CELL = {
+    pass: "✅&nbsp;pass",
+    fail: "❌&nbsp;fail",
+    unresolved: "❔&nbsp;unresolved",
+};
+function cells(g) {
+    return {
+        means: [formatMetric(g.baseline_mean), formatMetric(g.candidate_mean)],
+        ratio: formatRatio(g.ratio),
+        bounds: g.ratio_low === null || g.ratio_high === null
+            ? NOT_AVAILABLE
+            : `${formatRatio(g.ratio_low)} … ${formatRatio(g.ratio_high)}`,
+        missing: g.missing_fraction === null ? NOT_AVAILABLE : formatPercent(g.missing_fraction),
+    };
+}
+function gated(report) {
+    return (report.guardrails ?? []).some((g) => g.verdict !== null);
+}
+function caption(report) {
+    const conf = formatPercent(report.comparison.confidence, 0);
+    return `R = candidate's mean per task ÷ baseline's, over the common tasks both carry the metric on; bounds ${conf} one-sided, ${report.comparison.standard_error} over tasks`;
+}
+function guardrailsMarkdown(report) {
+    const entries = report.guardrails;
+    if (entries === undefined || entries.length === 0)
+        return [];
+    if (!gated(report)) {
+        const rows = entries.map((g) => {
+            const c = cells(g);
+            return [cellCode(g.metric, 64), ...c.means, c.ratio, c.bounds, c.missing, String(g.tasks)];
+        });
+        const body = [
+            genMd(`${caption(report)}. Add guardrails to the policy to gate on them (docs/policy.md "Guardrails").`),
+            "",
+            ...table(["Metric", "Baseline", "Candidate", "R", "Bounds", "Missing", "Tasks"], ["l", "r", "r", "r", "l", "r", "r"], rows),
+        ];
+        return details(`Cost and latency figures (no guardrails in the policy): ${entries.length} ${entries.length === 1 ? "metric" : "metrics"}`, body);
+    }
+    const rows = entries.map((g) => {
+        const c = cells(g);
+        const verdict = g.verdict === null ? "no guardrail" : (VERDICT_CELL[g.verdict] ?? NOT_AVAILABLE);
+        const limit = g.limit === null ? NOT_AVAILABLE : `≤&nbsp;${formatRatio(g.limit)}`;
+        return [verdict, cellCode(g.metric, 64), ...c.means, c.ratio, c.bounds, limit, c.missing];
+    });
+    return [
+        "**Guardrails**",
+        "",
+        ...table(["Result", "Metric", "Baseline", "Candidate", "R", "Bounds", "Needs", "Missing"], ["l", "l", "r", "r", "r", "l", "l", "r"], rows),
+        "",
+        genMd(`${caption(report)}.`),
+    ];
+}
+function guardrailsText(report) {
+    const entries = report.guardrails;
+    if (entries === undefined || entries.length === 0)
+        return [];
+    const withVerdict = gated(report);
+    const out = [withVerdict ? "Guardrails" : "Cost and latency figures (no guardrails in the policy)"];
+    for (const g of entries) {
+        const c = cells(g);
+        const head = withVerdict ? `${(g.verdict ?? "-").toUpperCase().padEnd(10)} ` : "";
+        const limit = g.limit === null ? "" : `, needs ≤ ${formatRatio(g.limit)}`;
+        out.push(neutraliseLogLine(`  ${head}${g.metric}: R ${c.ratio} (${c.bounds})${limit}`));
+        out.push(neutraliseLogLine(`  ${withVerdict ? " ".repeat(11) : ""}mean per task: baseline ${c.means[0] ?? ""}, candidate ${c.means[1] ?? ""}; missing ${c.missing}, ${g.tasks} tasks`));
+    }
+    out.push("  R = candidate's mean per task ÷ baseline's, over the common tasks both carry the metric on;");
+    const conf = formatPercent(report.comparison.confidence, 0);
+    out.push(`  bounds ${conf} one-sided, ${report.comparison.standard_error} over tasks.`);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/html/guardrails-html.ts
+
+
+
+
+
+const guardrails_html_g = (s) => HTML_INLINE.gen(s);
+/** The chart's frame, in SVG user units: one row of ROW units per metric. */
+const guardrails_html_FRAME = { width: 840, plotLeft: 190, plotRight: 630, top: 36, row: 28 };
+const guardrails_html_VERDICT_COLOUR = {
+    pass: COLOURS.accept,
+    fail: COLOURS.reject,
+    unresolved: COLOURS.unresolved,
+};
+function guardrails_html_finite(x) {
+    return x !== null && Number.isFinite(x);
+}
+/** R's interval per metric against 1 and each limit; null when no metric has an R. */
+function guardrailChartSvg(entries) {
+    const drawn = entries.filter((e) => guardrails_html_finite(e.ratio));
+    if (drawn.length === 0)
+        return null;
+    const values = [1];
+    for (const e of drawn)
+        for (const v of [e.ratio, e.ratio_low, e.ratio_high, e.limit])
+            if (guardrails_html_finite(v))
+                values.push(v);
+    const axis = niceAxis(values, { maxIntervals: 6, minSpan: 0.2, limitLo: 0, limitHi: 1e9 });
+    const x = linearScale(axis.lo, axis.hi, guardrails_html_FRAME.plotLeft, guardrails_html_FRAME.plotRight);
+    const axisY = guardrails_html_FRAME.top + drawn.length * guardrails_html_FRAME.row + 4;
+    const height = axisY + 30;
+    const out = [
+        `<svg xmlns="http://www.w3.org/2000/svg" class="guardrail-chart" viewBox="0 0 ${guardrails_html_FRAME.width} ${height}" role="img" aria-labelledby="guardrail-chart-title">`,
+        `<title id="guardrail-chart-title">${guardrails_html_g(drawn
+            .map((e) => `${e.metric}: R ${formatRatio(e.ratio)}, bounds ${formatRatio(e.ratio_low)} to ${e.ratio_high === null ? "unbounded" : formatRatio(e.ratio_high)}${e.limit === null ? "" : `, limit ${formatRatio(e.limit)}`}`)
+            .join("; "))}</title>`,
+    ];
+    const decimals = tickDecimals(axis.step);
+    for (const t of axis.ticks) {
+        const tx = px(x(t));
+        out.push(`<line x1="${tx}" x2="${tx}" y1="${guardrails_html_FRAME.top - 8}" y2="${axisY}" stroke="${COLOURS.grid}"/>`, `<text x="${tx}" y="${axisY + 16}" text-anchor="middle" font-size="12" fill="${COLOURS.muted}">${t.toFixed(decimals)}×</text>`);
+    }
+    const oneX = px(x(1));
+    out.push(`<line x1="${guardrails_html_FRAME.plotLeft}" x2="${guardrails_html_FRAME.plotRight}" y1="${axisY}" y2="${axisY}" stroke="${COLOURS.muted}"/>`, `<line x1="${oneX}" x2="${oneX}" y1="${guardrails_html_FRAME.top - 8}" y2="${axisY}" stroke="${COLOURS.ink}"/>`, `<text x="${oneX}" y="${guardrails_html_FRAME.top - 14}" text-anchor="middle" font-size="12" fill="${COLOURS.ink}">1× (no change)</text>`);
+    drawn.forEach((e, k) => {
+        const cy = guardrails_html_FRAME.top + k * guardrails_html_FRAME.row + guardrails_html_FRAME.row / 2;
+        const colour = e.verdict === null ? COLOURS.run : (guardrails_html_VERDICT_COLOUR[e.verdict] ?? COLOURS.run);
+        out.push(`<text x="${guardrails_html_FRAME.plotLeft - 12}" y="${px(cy + 4)}" text-anchor="end" font-size="13" fill="${COLOURS.ink}">${escapeHtmlText(e.metric, 64)}</text>`);
+        if (guardrails_html_finite(e.limit)) {
+            const lx = px(x(e.limit));
+            out.push(`<line class="limit" x1="${lx}" x2="${lx}" y1="${px(cy - 11)}" y2="${px(cy + 11)}" stroke="${COLOURS.delta0}" stroke-width="2" stroke-dasharray="4 2"/>`);
+        }
+        if (guardrails_html_finite(e.ratio_low)) {
+            const x0 = x(e.ratio_low);
+            // An unbounded upper bound runs to the plot's edge.
+            const x1 = guardrails_html_finite(e.ratio_high) ? x(e.ratio_high) : guardrails_html_FRAME.plotRight;
+            out.push(`<rect class="run-band" x="${px(x0)}" y="${px(cy - 1)}" width="${px(Math.max(1.5, x1 - x0))}" height="2" fill="${colour}"/>`, `<rect x="${px(x0)}" y="${px(cy - 6)}" width="1.5" height="12" fill="${colour}"/>`);
+            if (guardrails_html_finite(e.ratio_high))
+                out.push(`<rect x="${px(x1 - 1.5)}" y="${px(cy - 6)}" width="1.5" height="12" fill="${colour}"/>`);
+        }
+        out.push(`<circle cx="${px(x(e.ratio))}" cy="${px(cy)}" r="4.5" fill="${colour}"/>`);
+        out.push(`<text x="${guardrails_html_FRAME.plotRight + 12}" y="${px(cy + 4)}" font-size="12" fill="${COLOURS.muted}">${guardrails_html_g(`${formatRatio(e.ratio)}${e.verdict === null ? "" : ` ${e.verdict}`}`)}</text>`);
+    });
+    out.push("</svg>");
+    return out.join("");
+}
+function rows(entries, gated) {
+    return entries.map((e) => [
+        ...(gated
+            ? [
+                guardrails_html_g(e.verdict === null
+                    ? "no guardrail"
+                    : e.verdict === "pass"
+                        ? "✅\u00a0pass"
+                        : e.verdict === "fail"
+                            ? "❌\u00a0fail"
+                            : "❔\u00a0unresolved"),
+            ]
+            : []),
+        HTML_INLINE.code(e.metric, 64),
+        guardrails_html_g(formatMetric(e.baseline_mean)),
+        guardrails_html_g(formatMetric(e.candidate_mean)),
+        guardrails_html_g(formatRatio(e.ratio)),
+        guardrails_html_g(e.ratio_low === null
+            ? "n/a"
+            : `${formatRatio(e.ratio_low)} … ${e.ratio_high === null ? "∞" : formatRatio(e.ratio_high)}`),
+        ...(gated ? [guardrails_html_g(e.limit === null ? "n/a" : `≤ ${formatRatio(e.limit)}`)] : []),
+        guardrails_html_g(e.missing_fraction === null ? "n/a" : formatPercent(e.missing_fraction)),
+    ]);
+}
+/** The section; nothing when the report has no guardrails. */
+function guardrailsHtml(report) {
+    const entries = report.guardrails;
+    if (entries === undefined || entries.length === 0)
+        return [];
+    const gated = entries.some((e) => e.verdict !== null);
+    const caption = guardrails_html_g(`R = candidate's mean per task ÷ baseline's, over the common tasks both carry the metric on; bounds ${formatPercent(report.comparison.confidence, 0)} one-sided (Fieller), ${report.comparison.standard_error} over tasks; a dashed line marks each guardrail's limit.`);
+    const svg = guardrailChartSvg(entries);
+    const header = [
+        ...(gated ? ["Result"] : []),
+        "Metric",
+        "Baseline",
+        "Candidate",
+        "R",
+        "Bounds",
+        ...(gated ? ["Needs"] : []),
+        "Missing",
+    ];
+    const body = [
+        ...(svg === null ? [] : ["<figure>", svg, `<figcaption>${caption}</figcaption>`, "</figure>"]),
+        htmlTable(header.map((s) => guardrails_html_g(s)), rows(entries, gated), { numeric: gated ? [2, 3, 4] : [1, 2, 3] }),
+    ];
+    if (gated)
+        return ["<h2>Guardrails</h2>", ...body];
+    return [
+        "<details>",
+        `<summary>${guardrails_html_g(`Cost and latency figures (no guardrails in the policy): ${entries.length} ${entries.length === 1 ? "metric" : "metrics"}`)}</summary>`,
+        ...body,
+        "</details>",
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/html/render-evaluate-html.ts
 /**
  * The evaluate report as one self-contained HTML page (`model-gate evaluate --format html`): the
@@ -5085,6 +5408,7 @@ function sinceLastRunHtml(report) {
  * (html-page.ts); untrusted text through HTML_INLINE (html-text.ts); the sentences are
  * verdict-text.ts's, as in the Markdown. Same report → same bytes.
  */
+
 
 
 
@@ -5256,6 +5580,8 @@ function settingsSection(report) {
 /** The page. Deterministic: the same report gives the same bytes. */
 function renderEvaluateHtml(report) {
     const body = [headline(report), render_evaluate_html_p(whySentence(report, render_evaluate_html_f))];
+    for (const line of guardrailsHtml(report))
+        body.push(line);
     for (const line of warningBoxes(report.warnings, (w) => render_evaluate_html_f.text(w, 400)))
         body.push(line);
     for (const line of marginSection(report))
@@ -8342,7 +8668,251 @@ function verdictWithReasons(checks, a, policy, ctx) {
     return { verdict, reasons };
 }
 
+;// CONCATENATED MODULE: ./src/core/stats/guardrail-ratio.ts
+/**
+ * A guardrail's ratio and its one-sided confidence bounds (docs/spec.md §4.5): over n paired
+ * tasks with baseline values aₜ and candidate values bₜ (each a task's mean over its attempts that
+ * carry the metric), R = b̄ / ā, bounded by Fieller's method:
+ *
+ *     dₜ(R) = bₜ − R·aₜ has mean b̄ − R·ā, and its SE² is V_bb − 2R·V_ab + R²·V_aa, with V the
+ *     policy's SE² (paired, or clustered CR2 / CR1 as the margin's, §3.2) of a, of b, and their
+ *     cross term (V_ab = (V(a + b) − V_aa − V_bb) / 2: each SE² is a quadratic form of the values);
+ *     the bounds are the R where the t statistic of d(R) is ∓q:
+ *         (b̄ − R·ā)² = q² (V_bb − 2R·V_ab + R²·V_aa),
+ *     a quadratic in R whose smaller root is R_low and larger root R_high (q at the policy's
+ *     confidence and the SE's ν, §3.3; each bound one-sided).
+ *
+ * When ā² ≤ q²·V_aa (the baseline's mean is not clearly above 0) R has no upper bound: the
+ * guardrail cannot pass, which is the honest answer. Fieller's bounds need no normality of R
+ * itself, only of the two means, so they hold up better than a delta-method interval on skewed,
+ * heavy-tailed costs (scripts/simulate-guardrails.mjs prints both; docs/spec.md §4.5 has the
+ * table). Closed form: the same inputs give the same bytes.
+ */
+
+
+
+function guardrail_ratio_mean(values) {
+    let s = 0;
+    for (let i = 0; i < values.length; i++)
+        s += values[i];
+    return values.length === 0 ? 0 : s / values.length;
+}
+function spread(values, settings, cluster) {
+    if (settings.standardError === "paired") {
+        const se = pairedStandardError(values);
+        return se === null ? { variance: null, nu: null } : { variance: se * se, nu: values.length - 1 };
+    }
+    const of = cluster?.of;
+    if (of === undefined || of.length !== values.length)
+        return { variance: null, nu: null };
+    for (let t = 0; t < of.length; t++)
+        if (of[t] < 0)
+            return { variance: null, nu: null };
+    const c = clusteredStandardError(values, of, cluster?.count ?? 0, settings.clusterCorrection);
+    return c.se === null || c.nu === null ? { variance: null, nu: null } : { variance: c.se * c.se, nu: c.nu };
+}
+/**
+ * The ratio and its bounds over the tasks given: `baseline[t]`, `candidate[t]` ≥ 0 and, for a
+ * clustered SE, `cluster.of[t]` a number in [0, cluster.count) or −1 for a task without a cluster.
+ */
+function guardrailRatio(baseline, candidate, settings, cluster) {
+    const n = baseline.length;
+    const a = guardrail_ratio_mean(baseline);
+    const b = guardrail_ratio_mean(candidate);
+    const none = { nu: null, q: null, low: null, high: null };
+    if (n === 0 || a === 0)
+        return { baselineMean: a, candidateMean: b, ratio: null, ...none };
+    const ratio = b / a;
+    const sum = new Float64Array(n);
+    for (let t = 0; t < n; t++)
+        sum[t] = baseline[t] + candidate[t];
+    const sa = spread(baseline, settings, cluster);
+    const sb = spread(candidate, settings, cluster);
+    const sab = spread(sum, settings, cluster);
+    if (sa.variance === null || sb.variance === null || sab.variance === null || sa.nu === null) {
+        return { baselineMean: a, candidateMean: b, ratio, ...none };
+    }
+    const vaa = sa.variance;
+    const vbb = sb.variance;
+    const vab = (sab.variance - vaa - vbb) / 2;
+    const nu = sa.nu;
+    const q = settings.quantile === "z"
+        ? normalQuantile(settings.confidence)
+        : studentTQuantile(settings.confidence, nu);
+    const q2 = q * q;
+    // (ā² − q²V_aa) R² − 2 (ā b̄ − q²V_ab) R + (b̄² − q²V_bb) = 0
+    const qa = a * a - q2 * vaa;
+    const half = a * b - q2 * vab;
+    const qc = b * b - q2 * vbb;
+    const disc = half * half - qa * qc;
+    if (!(qa > 0) || disc < 0)
+        return { baselineMean: a, candidateMean: b, ratio, nu, q, low: 0, high: null };
+    const root = Math.sqrt(disc);
+    return {
+        baselineMean: a,
+        candidateMean: b,
+        ratio,
+        nu,
+        q,
+        low: Math.max(0, (half - root) / qa),
+        high: (half + root) / qa,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/guardrails.ts
+
+
+
+
+/** At most this many tasks lacking a metric are named in a reason. */
+const GUARDRAIL_TASKS_NAMED = 3;
+/** Per-task means over C of one metric: the tasks both models carry it on, and those that lack it. */
+function pairedMeans(c, base, cand) {
+    const a = [];
+    const b = [];
+    const at = [];
+    const lacking = [];
+    for (const i of c) {
+        const na = base?.count[i] ?? 0;
+        const nb = cand?.count[i] ?? 0;
+        if (na > 0 && nb > 0 && base !== undefined && cand !== undefined) {
+            a.push(base.sum[i] / na);
+            b.push(cand.sum[i] / nb);
+            at.push(i);
+        }
+        else
+            lacking.push(i);
+    }
+    return { a: Float64Array.from(a), b: Float64Array.from(b), at, lacking };
+}
+/** The tasks of C (§2): not broken, K* ≥ 1 for both models, in dataset order. */
+function commonTasks(columns, infra) {
+    const out = [];
+    for (let i = 0; i < columns.validity.length; i++) {
+        if (columns.validity[i] === BROKEN_CODE)
+            continue;
+        if (effectiveAttempts(columns.baseline[i], infra) < 1)
+            continue;
+        if (effectiveAttempts(columns.candidate[i], infra) < 1)
+            continue;
+        out.push(i);
+    }
+    return out;
+}
+const times = (x) => `${num(x, 3)}×`;
+function judge(entry, g, lacking) {
+    const name = `Guardrail ${g.metric}`;
+    const limit = `the limit ${times(1 + g.max_increase)} (max_increase ${g.max_increase_text})`;
+    if (entry.missing_fraction === null) {
+        return { verdict: "unresolved", why: `${name} is unresolved: there is no common task to measure it on.` };
+    }
+    if (!satisfies(entry.missing_fraction, g.missing)) {
+        const first = lacking.length > 0 ? ` (first: ${lacking.join(", ")})` : "";
+        return {
+            verdict: "unresolved",
+            why: `${name} is unresolved: either model lacks the metric on ${pct(entry.missing_fraction)} of the common tasks${first}, not ${g.missing.text} as the policy asks; a guardrail that cannot be measured never passes.`,
+        };
+    }
+    if (entry.ratio === null) {
+        return {
+            verdict: "unresolved",
+            why: `${name} is unresolved: the baseline's mean is 0, so the candidate's cannot be compared with it as a ratio.`,
+        };
+    }
+    if (entry.ratio_low === null) {
+        return {
+            verdict: "unresolved",
+            why: `${name} is unresolved: R = ${times(entry.ratio)} but its bounds cannot be computed (${(0,words/* plural */.L)(entry.tasks, "task")} with the metric; bounds need 2, and a clustered standard error every task in a cluster and 2 clusters).`,
+        };
+    }
+    if (entry.ratio_high === null) {
+        return {
+            verdict: "unresolved",
+            why: `${name} is unresolved: R = ${times(entry.ratio)} has no upper bound, as the baseline's mean is not clearly above 0 over ${(0,words/* plural */.L)(entry.tasks, "task")}; more tasks would bound it.`,
+        };
+    }
+    const figures = `R = ${times(entry.ratio)}, bounds ${times(entry.ratio_low)} … ${times(entry.ratio_high)}`;
+    if (entry.ratio_high <= 1 + g.max_increase)
+        return { verdict: "pass", why: null };
+    if (entry.ratio_low > 1 + g.max_increase) {
+        return {
+            verdict: "fail",
+            why: `${name} fails: the candidate's mean per task is ${figures}, and even the lower bound exceeds ${limit}.`,
+        };
+    }
+    return {
+        verdict: "unresolved",
+        why: `${name} is unresolved: ${figures} straddle ${limit}; more tasks or re-runs would narrow them.`,
+    };
+}
+/**
+ * The guardrails over the dataset's common tasks (labels from `columns`); null when the policy has
+ * no guardrails and no compared attempt carries a metric.
+ */
+function evaluateGuardrails(dataset, policy, columns) {
+    const metrics = dataset.metrics;
+    const rules = policy.guardrails;
+    if (rules === undefined && metrics === undefined)
+        return null;
+    const names = rules?.map((g) => g.metric) ?? metrics?.names ?? [];
+    const c = commonTasks(columns, policy.infra_errors);
+    const entries = [];
+    const failing = [];
+    const open = [];
+    for (const metric of names) {
+        const k = metrics?.names.indexOf(metric) ?? -1;
+        const m = pairedMeans(c, metrics?.baseline[k], metrics?.candidate[k]);
+        const clusterOf = Int32Array.from(m.at, (i) => columns.cluster[i]);
+        const r = guardrailRatio(m.a, m.b, {
+            confidence: policy.margin.confidence,
+            quantile: policy.margin.quantile,
+            standardError: policy.margin.standard_error,
+            clusterCorrection: policy.margin.cluster_correction,
+        }, { of: clusterOf, count: columns.clusterCount });
+        const g = rules?.find((x) => x.metric === metric);
+        const entry = {
+            metric,
+            baseline_mean: m.at.length === 0 ? null : r.baselineMean,
+            candidate_mean: m.at.length === 0 ? null : r.candidateMean,
+            ratio: r.ratio,
+            ratio_low: r.low,
+            ratio_high: r.high,
+            limit: g === undefined ? null : 1 + g.max_increase,
+            missing_fraction: c.length === 0 ? null : m.lacking.length / c.length,
+            tasks: m.at.length,
+        };
+        if (g === undefined) {
+            entries.push({ ...entry, verdict: null });
+            continue;
+        }
+        const named = m.lacking.slice(0, GUARDRAIL_TASKS_NAMED).map((i) => shownValue(dataset.tasks.taskId(i)));
+        const { verdict, why } = judge(entry, g, named);
+        entries.push({ ...entry, verdict });
+        if (why !== null)
+            (verdict === "fail" ? failing : open).push(why);
+    }
+    return { entries, failing, open };
+}
+/**
+ * The overall verdict (§4.5): accept needs the accuracy accept and every guardrail pass; reject
+ * when accuracy rejects or a guardrail fails; otherwise unresolved. The reasons gain each failing
+ * guardrail's sentence on a reject, and what keeps the guardrails open on an unresolved verdict.
+ */
+function withGuardrails(accuracy, g) {
+    const reasons = [...accuracy.reasons];
+    if (g === null || g.entries.every((e) => e.verdict === null))
+        return { verdict: accuracy.verdict, reasons };
+    if (g.failing.length > 0)
+        return { verdict: "reject", reasons: [...reasons, ...g.failing] };
+    if (accuracy.verdict === "reject")
+        return { verdict: "reject", reasons };
+    if (g.open.length > 0)
+        return { verdict: "unresolved", reasons: [...reasons, ...g.open] };
+    return { verdict: accuracy.verdict, reasons };
+}
+
 ;// CONCATENATED MODULE: ./src/core/decision/evaluate.ts
+
 
 
 
@@ -8530,8 +9100,19 @@ function evaluateVerdict(dataset, policy, ctx, columns = taskColumns(dataset)) {
         ...buildChecks({ dataset, policy, ctx, analysis, baseline, candidate }),
         ...(ctx.extraChecks ?? []),
     ];
-    const { verdict, reasons } = verdictWithReasons(checks, analysis, policy, ctx);
-    return { analysis, baseline, candidate, checks, verdict, reasons };
+    const accuracy = verdictWithReasons(checks, analysis, policy, ctx);
+    const guardrails = evaluateGuardrails(dataset, policy, columns);
+    const { verdict, reasons } = withGuardrails(accuracy, guardrails);
+    return {
+        analysis,
+        baseline,
+        candidate,
+        checks,
+        verdict,
+        reasons,
+        accuracyVerdict: accuracy.verdict,
+        guardrails,
+    };
 }
 function evaluate(dataset, policy, ctx) {
     const decided = evaluateVerdict(dataset, policy, ctx);
@@ -8541,7 +9122,7 @@ function evaluate(dataset, policy, ctx) {
         baseline: baseline.infra_errors,
         candidate: candidate.infra_errors,
         readings: readingsHeadline(readings, policy.infra_errors),
-    }, clusteredVerdictWarning(dataset, policy, analysis, verdict, ctx)).concat(unmatchedLabelWarnings(dataset));
+    }, clusteredVerdictWarning(dataset, policy, analysis, decided.accuracyVerdict, ctx)).concat(unmatchedLabelWarnings(dataset));
     const a = analysis;
     const delta0 = policy.accept_if.delta0;
     // Held back by the margin (whatever else fails too): unresolved with LCB ≤ δ₀.
@@ -8605,6 +9186,9 @@ function evaluate(dataset, policy, ctx) {
         },
         infra_readings: readings,
         models: { baseline, candidate },
+        ...(decided.guardrails === null
+            ? {}
+            : { guardrails: decided.guardrails, accuracyVerdict: decided.accuracyVerdict }),
     };
 }
 
@@ -14423,13 +15007,13 @@ function handleTupleResults(itemResults, final, items, input, optoutStart) {
     }
     return final;
 }
-const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodRecord", (inst, def) => {
+const $ZodRecord = /*@__PURE__*/ $constructor("$ZodRecord", (inst, def) => {
     $ZodType.init(inst, def);
-    const memo = core.globalConfig.memoizer;
+    const memo = globalConfig.memoizer;
     memo?.attach(inst);
     inst._zod.parse = (payload, ctx) => {
         const input = payload.value;
-        if (!util.isPlainObject(input)) {
+        if (!isPlainObject(input)) {
             payload.issues.push({
                 expected: "record",
                 code: "invalid_type",
@@ -14458,7 +15042,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                         payload.issues.push({
                             code: "invalid_key",
                             origin: "record",
-                            issues: keyResult.issues.map((iss) => util.finalizeIssue(iss, ctx, core.config())),
+                            issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
                             input: key,
                             path: [key],
                             inst,
@@ -14472,14 +15056,14 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                     if (result instanceof Promise) {
                         proms.push(result.then((result) => {
                             if (result.issues.length) {
-                                payload.issues.push(...util.prefixIssues(key, result.issues));
+                                payload.issues.push(...prefixIssues(key, result.issues));
                             }
                             payload.value[outKey] = result.value;
                         }));
                     }
                     else {
                         if (result.issues.length) {
-                            payload.issues.push(...util.prefixIssues(key, result.issues));
+                            payload.issues.push(...prefixIssues(key, result.issues));
                         }
                         payload.value[outKey] = result.value;
                     }
@@ -14525,7 +15109,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                     throw new Error("Async schemas not supported in object keys currently");
                 }
                 // Numeric string fallback: if key is a numeric string and failed, retry with Number(key). This handles z.number(), z.literal([1, 2, 3]), and unions containing numeric literals
-                const checkNumericKey = typeof key === "string" && regexes.number.test(key) && keyResult.issues.length;
+                const checkNumericKey = typeof key === "string" && number.test(key) && keyResult.issues.length;
                 if (checkNumericKey) {
                     const retryResult = def.keyType._zod.run({ value: Number(key), issues: [] }, ctx);
                     if (retryResult instanceof Promise) {
@@ -14549,7 +15133,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                         payload.issues.push({
                             code: "invalid_key",
                             origin: "record",
-                            issues: keyResult.issues.map((iss) => util.finalizeIssue(iss, ctx, core.config())),
+                            issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
                             input: key,
                             path: [key],
                             inst,
@@ -14565,14 +15149,14 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
                 if (result instanceof Promise) {
                     proms.push(result.then((result) => {
                         if (result.issues.length) {
-                            payload.issues.push(...util.prefixIssues(key, result.issues));
+                            payload.issues.push(...prefixIssues(key, result.issues));
                         }
                         payload.value[outKey] = result.value;
                     }));
                 }
                 else {
                     if (result.issues.length) {
-                        payload.issues.push(...util.prefixIssues(key, result.issues));
+                        payload.issues.push(...prefixIssues(key, result.issues));
                     }
                     payload.value[outKey] = result.value;
                 }
@@ -14592,7 +15176,7 @@ const $ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && 
         }
         return payload;
     };
-})));
+});
 const $ZodMap = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("$ZodMap", (inst, def) => {
     $ZodType.init(inst, def);
     const memo = core.globalConfig.memoizer;
@@ -19663,14 +20247,14 @@ function tuple(items, _paramsOrRest, _params) {
         ...util.normalizeParams(params),
     });
 }
-const ZodRecord = /*@__PURE__*/ (/* unused pure expression or super */ null && (core.$constructor("ZodRecord", (inst, def) => {
+const ZodRecord = /*@__PURE__*/ $constructor("ZodRecord", (inst, def) => {
     _ensureDefaultMemoizer();
-    core.$ZodRecord.init(inst, def);
+    $ZodRecord.init(inst, def);
     ZodType.init(inst, def);
-    inst._zod.processJSONSchema = (ctx, json, params) => processors.recordProcessor(inst, ctx, json, params);
+    inst._zod.processJSONSchema = (ctx, json, params) => recordProcessor(inst, ctx, json, params);
     inst.keyType = def.keyType;
     inst.valueType = def.valueType;
-})));
+});
 function record(keyType, valueType, params) {
     // v3-compat: z.record(valueType, params?) — defaults keyType to z.string()
     if (!valueType || !valueType._zod) {
@@ -19678,14 +20262,14 @@ function record(keyType, valueType, params) {
             type: "record",
             keyType: schemas_string(),
             valueType: keyType,
-            ...util.normalizeParams(valueType),
+            ...normalizeParams(valueType),
         });
     }
     return new ZodRecord({
         type: "record",
         keyType,
         valueType: valueType,
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     });
 }
 // type alksjf = core.output<core.$ZodRecordKey>;
@@ -20185,6 +20769,105 @@ function preprocess(fn, schema) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/policy/policy-guardrails.ts
+/**
+ * The policy's `guardrails` section (docs/policy.md "Guardrails", docs/spec.md §4.5): per metric
+ * of the export rows' `metrics`, how much dearer, slower or longer the candidate may be than the
+ * baseline, and how large a share of the common tasks may lack the metric.
+ *
+ *     guardrails:
+ *       cost_usd:   { max_increase: "10%" }
+ *       tokens_out: { max_increase: "0%", missing: "< 5%" }
+ */
+
+
+/** A metric name, as the export rows write it (docs/spec.md §1.1 `metrics`). */
+const METRIC_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+/** `missing` when a guardrail omits it: at most 1% of the common tasks may lack the metric. */
+const DEFAULT_GUARDRAIL_MISSING = "< 1%";
+/** `NUMBER%`: a plain decimal percentage, no operator (the increase is a maximum by its name). */
+const PERCENT_RE = /^[ \t]*(\d+(?:\.\d+)?)[ \t]*%[ \t]*$/;
+/** Parse `max_increase`: a percentage ≥ 0 written as a string, e.g. "10%" (→ 0.1). */
+function parseMaxIncrease(input) {
+    const expected = 'expected a percentage ≥ 0 as a quoted string, e.g. "10%" (the candidate may cost at most 1.10 × the baseline)';
+    if (typeof input === "number") {
+        return {
+            ok: false,
+            message: `${expected}; got ${describeValue(input)} (write it with %, e.g. "${input}%")`,
+        };
+    }
+    if (typeof input !== "string")
+        return { ok: false, message: `${expected}; got ${describeValue(input)}` };
+    const m = PERCENT_RE.exec(input);
+    if (m === null)
+        return { ok: false, message: `${expected}; got ${JSON.stringify(input)}` };
+    // Shift the decimal point in text so "1.1%" is the double nearest 0.011, as thresholds do.
+    const value = Number(`${m[1] ?? ""}e-2`);
+    if (!Number.isFinite(value))
+        return { ok: false, message: `the number in ${JSON.stringify(input)} is too large` };
+    return { ok: true, value: { value, text: input } };
+}
+function fromResult(r, input, ctx) {
+    if (r.ok)
+        return r.value;
+    ctx.issues.push({ code: "custom", message: r.message, input });
+    return NEVER;
+}
+const mapping = {
+    error: (iss) => `expected a mapping of keys; got ${describeValue(iss.input)}`,
+};
+const guardrailSchema = strictObject({
+    max_increase: unknown().transform((v, ctx) => fromResult(parseMaxIncrease(v), v, ctx)),
+    missing: unknown()
+        .transform((v, ctx) => fromResult(parseThreshold(v, { kind: "fraction", example: '"< 5%"' }), v, ctx))
+        .optional(),
+}, {
+    error: (iss) => `expected a mapping such as { max_increase: "10%" } (optionally with missing: "< 5%"); got ${describeValue(iss.input)}`,
+});
+/** `guardrails`: metric name → guardrail; the names follow the export's metric names. */
+const guardrailsSchema = record(schemas_string(), guardrailSchema, mapping).superRefine((record, ctx) => {
+    const names = Object.keys(record);
+    if (names.length === 0) {
+        ctx.addIssue({
+            code: "custom",
+            message: 'expected at least one metric, e.g. cost_usd: { max_increase: "10%" } (or remove the key)',
+        });
+    }
+    for (const name of names) {
+        if (METRIC_NAME.test(name))
+            continue;
+        ctx.addIssue({
+            code: "custom",
+            path: [name],
+            message: `"${name}" is not a metric name: a metric name is a lowercase letter then up to 63 lowercase letters, digits or underscores, as the export's metrics are named (e.g. cost_usd)`,
+        });
+    }
+});
+/** The allowed keys of one guardrail, for "unknown key" messages. */
+const GUARDRAIL_KEYS = Object.keys(guardrailSchema.shape);
+const DEFAULT_MISSING = (() => {
+    const r = parseThresholdText(DEFAULT_GUARDRAIL_MISSING);
+    if (!r.ok)
+        throw new Error("the default guardrail missing share does not parse");
+    return r.value;
+})();
+/** The parsed section as the Policy holds it: sorted by metric name (code units). */
+function toGuardrails(d) {
+    return Object.keys(d)
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+        .map((metric) => {
+        const g = d[metric];
+        if (g === undefined)
+            throw new Error(`guardrail ${metric} vanished`);
+        return {
+            metric,
+            max_increase: g.max_increase.value,
+            max_increase_text: g.max_increase.text,
+            missing: g.missing ?? DEFAULT_MISSING,
+        };
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/core/policy/load-policy.ts
 /**
  * The policy loader (SPEC §1.3): plain YAML 1.2 (core schema) in, a validated `Policy` out, or an
@@ -20200,6 +20883,7 @@ function preprocess(fn, schema) {
  *   3. shape (zod strict objects at every level): unknown keys, missing keys, wrong types,
  *      threshold and date syntax.
  */
+
 
 
 
@@ -20457,13 +21141,13 @@ function convert(doc, text, at) {
 }
 // ---------------------------------------------------------------------------------------------
 // Pass 3: shape
-function fromResult(r, input, ctx) {
+function load_policy_fromResult(r, input, ctx) {
     if (r.ok)
         return r.value;
     ctx.issues.push({ code: "custom", message: r.message, input });
     return NEVER;
 }
-const load_policy_custom = (parse) => unknown().transform((v, ctx) => fromResult(parse(v), v, ctx));
+const load_policy_custom = (parse) => unknown().transform((v, ctx) => load_policy_fromResult(parse(v), v, ctx));
 const threshold = (spec) => load_policy_custom((v) => parseThreshold(v, spec));
 function oneOf(values) {
     return schemas_enum(values, {
@@ -20478,7 +21162,7 @@ const booleanField = schemas_boolean({
         return `expected true or false; got ${got}${word ? " (YAML 1.2 reads yes/no/on/off as text)" : ""}`;
     },
 });
-const mapping = {
+const load_policy_mapping = {
     error: (iss) => `expected a mapping of keys; got ${describeValue(iss.input)}`,
 };
 const ownerField = load_policy_custom((v) => typeof v === "string" && v.trim() !== ""
@@ -20516,7 +21200,7 @@ const acceptIfSchema = strictObject({
     missing_fraction: threshold({ kind: "fraction", example: '"< 2%"' }).optional(),
     observed_margin: observedMarginField,
     production_canary: canaryField.optional(),
-}, mapping);
+}, load_policy_mapping);
 const marginSchema = strictObject({
     confidence: confidenceField.optional(),
     quantile: oneOf(["t", "z"]).optional(),
@@ -20524,7 +21208,7 @@ const marginSchema = strictObject({
     standard_error: oneOf(["paired", "clustered"]).optional(),
     cluster_correction: oneOf(["cr2", "cr1"]).optional(),
     validity_bound: oneOf(["exact", "pessimistic"]).optional(),
-}, mapping);
+}, load_policy_mapping);
 const referenceField = load_policy_custom((v) => typeof v === "string" && v.trim() !== ""
     ? { ok: true, value: v }
     : {
@@ -20535,7 +21219,7 @@ const referenceField = load_policy_custom((v) => typeof v === "string" && v.trim
 const rankSchema = strictObject({
     require: oneOf(RANK_REQUIREMENTS).optional(),
     reference: referenceField.optional(),
-}, mapping);
+}, load_policy_mapping);
 const policySchema = strictObject({
     owner: ownerField,
     revisit: load_policy_custom((v) => parseDate(v, "2027-03-31")),
@@ -20547,7 +21231,8 @@ const policySchema = strictObject({
     on_unresolved: oneOf(["fail", "neutral"]).optional(),
     rank: rankSchema.optional(),
     reruns: oneOf(["latest", "pool", "fail"]).optional(),
-}, mapping);
+    guardrails: guardrailsSchema.optional(),
+}, load_policy_mapping);
 const ALLOWED_KEYS = new Map([
     [pathKey([]), Object.keys(policySchema.shape)],
     [pathKey(["accept_if"]), Object.keys(acceptIfSchema.shape)],
@@ -20591,7 +21276,7 @@ function shapeProblems(issues, conv, at) {
     for (const issue of issues) {
         const path = issue.path.map(String);
         if (issue.code === "unrecognized_keys") {
-            const allowed = ALLOWED_KEYS.get(pathKey(path)) ?? [];
+            const allowed = ALLOWED_KEYS.get(pathKey(path)) ?? (path[0] === "guardrails" ? GUARDRAIL_KEYS : []);
             for (const key of issue.keys) {
                 const p = [...path, key];
                 const e = entryAt(p);
@@ -20612,7 +21297,6 @@ function shapeProblems(issues, conv, at) {
     }
     return out;
 }
-// ---------------------------------------------------------------------------------------------
 /**
  * Parse and validate a policy (SPEC §1.3). `file` is only used in messages. Throws InputError
  * listing every problem found by the first pass that found any, each with file, line, column and
@@ -20712,6 +21396,7 @@ function toPolicy(d) {
             ? { rank: { require: d.rank.require ?? "top_resolved", reference: d.rank.reference ?? null } }
             : {}),
         reruns: d.reruns ?? POLICY_DEFAULTS.reruns,
+        ...(d.guardrails !== undefined ? { guardrails: toGuardrails(d.guardrails) } : {}),
     };
 }
 /**
@@ -20725,8 +21410,7 @@ function isExpired(policy, today) {
             { field: "today", message: `expected a date YYYY-MM-DD; got ${JSON.stringify(today)}` },
         ]);
     }
-    // Zero-padded ISO dates order like strings.
-    return today > policy.revisit;
+    return today > policy.revisit; // zero-padded ISO dates order like strings
 }
 
 ;// CONCATENATED MODULE: ./src/core/policy/policy-diff.ts
@@ -20751,7 +21435,10 @@ function isExpired(policy, today) {
  * - `infra_errors` from `bound` to `exclude` or `count_as_fail` (below);
  * - a later `revisit`; `on_expired` towards warn (fail → neutral → warn); `on_unresolved` fail → neutral;
  *   `require_same_harness` true → false; `reruns` towards `latest` (fail → pool → latest: each
- *   step lets a re-run of the eval count for more).
+ *   step lets a re-run of the eval count for more);
+ * - a guardrail removed or its `max_increase` raised, or its `missing` share raised (adding a
+ *   guardrail or lowering either is a tightening): each metric's rules are listed under
+ *   `guardrails.<metric>` after the rules above, in metric-name order.
  * Changes that are listed but not marked as loosening, because neither side is laxer in general:
  * - `owner` (who answers for the thresholds);
  * - `infra_errors` exclude ↔ count_as_fail: counting infra errors as fails penalises whichever
@@ -20885,11 +21572,38 @@ function diffPolicies(base, head) {
         ],
         ["rank.reference", nullableChange(base.rank?.reference ?? null, head.rank?.reference ?? null)],
     ];
+    for (const rule of guardrailRules(base.guardrails ?? [], head.guardrails ?? []))
+        rules.push(rule);
     const out = [];
     for (const [key, change] of rules)
         if (change !== null)
             out.push({ key, ...change });
     return out;
+}
+const guardrailText = (g) => `max_increase: ${JSON.stringify(g.max_increase_text)}, missing: ${JSON.stringify(g.missing.text)}`;
+/** The guardrails' changes, by metric name: a removed one loosens, an added one tightens. */
+function guardrailRules(base, head) {
+    const metrics = [...new Set([...base, ...head].map((g) => g.metric))].sort((x, y) => x < y ? -1 : x > y ? 1 : 0);
+    return metrics.flatMap((metric) => {
+        const b = base.find((g) => g.metric === metric);
+        const h = head.find((g) => g.metric === metric);
+        const key = `guardrails.${metric}`;
+        if (b === undefined || h === undefined) {
+            const change = { base: b && guardrailText(b), head: h && guardrailText(h), loosening: h === undefined };
+            return [[key, { base: change.base ?? null, head: change.head ?? null, loosening: change.loosening }]];
+        }
+        const increase = b.max_increase === h.max_increase
+            ? null
+            : {
+                base: b.max_increase_text,
+                head: h.max_increase_text,
+                loosening: h.max_increase > b.max_increase,
+            };
+        return [
+            [`${key}.max_increase`, increase],
+            [`${key}.missing`, thresholdChange(b.missing, h.missing, false)],
+        ];
+    });
 }
 /**
  * Diff the policy texts at a PR's base and head. The base must parse (it decides; its InputError
@@ -21208,7 +21922,7 @@ function shownReviewHistory(history, limit) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "2.6.0";
+const SCHEMA_VERSION = "2.7.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 
@@ -21218,12 +21932,23 @@ const SCHEMA_VERSION = "2.6.0";
 function sortedUnion(a, b) {
     return [...new Set([...a, ...b])].sort(compareCodeUnits);
 }
+/** `guardrails`, and `accuracy_verdict` when some guardrail has a verdict; nothing without either. */
+function guardrailKeys(e) {
+    if (e.guardrails === undefined)
+        return {};
+    const gated = e.guardrails.entries.some((g) => g.verdict !== null);
+    return {
+        guardrails: e.guardrails.entries,
+        ...(gated && e.accuracyVerdict !== undefined ? { accuracy_verdict: e.accuracyVerdict } : {}),
+    };
+}
 function buildReport(parts) {
     const { dataset, policy, policySource, evaluation, fragility } = parts;
     return {
         schema_version: SCHEMA_VERSION,
         verdict: evaluation.verdict,
         reasons: evaluation.reasons,
+        ...guardrailKeys(evaluation),
         warnings: [...evaluation.warnings, ...parts.extraWarnings],
         checks: evaluation.checks,
         comparison: { ...evaluation.comparison, ...fragility },
@@ -22490,7 +23215,7 @@ const MAX_NOTE_LENGTH = 65536;
 const MAX_EVIDENCE_PER_TASK = 20;
 /** Metric names (`metrics`, `metrics_sum`, `metrics_n`; SPEC §1.1): a lowercase letter, then up to
  * 63 lowercase letters, digits and underscores. */
-const METRIC_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+const limits_METRIC_NAME = /^[a-z][a-z0-9_]{0,63}$/;
 /** Metrics one row may carry, and distinct metric names one read holds: names are kept per
  * (model, task) as columns, so the count bounds the memory a metric adds. */
 const MAX_METRICS = 256;
@@ -23293,7 +24018,7 @@ function metricObject(obj, field, issues) {
         return undefined;
     }
     for (const name of names) {
-        if (!METRIC_NAME.test(name)) {
+        if (!limits_METRIC_NAME.test(name)) {
             issues.add(field, `expected metric names of a lowercase letter, then up to 63 lowercase letters, digits or ` +
                 `underscores ([a-z][a-z0-9_]{0,63}); got ${quote(name)}`);
             return undefined;
@@ -28683,7 +29408,7 @@ function rowCells(s, i, code = (x) => x) {
         code(s.digests.results.slice(0, 8)),
     ];
 }
-function table(rows) {
+function render_runs_table(rows) {
     return [
         "| Run (newest first) | Commit | Verdict | Δ̂ | LCB | UCB | Results digest |",
         "|---|---|---|--:|--:|--:|---|",
@@ -28741,9 +29466,9 @@ function runsMarkdown(report) {
         body.push("", policy);
     if (runs.history === "display_only")
         body.push("", `⚠️ ${DISPLAY_ONLY_NOTE}`);
-    body.push("", ...table(above));
+    body.push("", ...render_runs_table(above));
     if (below.length > 0)
-        body.push("", "<details>", `<summary>${(0,words/* plural */.L)(below.length, "older run")}</summary>`, "", ...table(below), "", "</details>");
+        body.push("", "<details>", `<summary>${(0,words/* plural */.L)(below.length, "older run")}</summary>`, "", ...render_runs_table(below), "", "</details>");
     if (runs.rows_not_kept > 0)
         body.push("", `_${runs.rows_not_kept} older ${runs.rows_not_kept === 1 ? "run" : "runs"} not kept._`);
     const summary = `<b>Runs of this gate</b> — ${runs.run_count} on this commit${runs.towards_accept ? ", re-run towards accept" : ""}`;
@@ -28770,64 +29495,6 @@ function runsText(report) {
     if (runs.rows_not_kept > 0)
         out.push(`  ${(0,words/* plural */.L)(runs.rows_not_kept, "older run")} not kept.`);
     return out;
-}
-
-;// CONCATENATED MODULE: ./src/core/report/markdown-blocks.ts
-/**
- * Small Markdown builders the summary's sections share (render-markdown.ts, render-task-tables.ts):
- * the Markdown inline formatter, escaped text, tables, collapsed sections, "… and N more" lines.
- * Cells and summaries passed in must already be escaped or generated.
- */
-
-
-
-
-/** Generated text in Markdown: no HTML, no emphasis by accident. */
-function genMd(s) {
-    return s
-        .replace(/&/g, "&amp;")
-        .replace(/</g, "&lt;")
-        .replace(/>/g, "&gt;")
-        .replace(/_/g, "\\_")
-        .replace(/\*/g, "\\*");
-}
-/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
-const MARKDOWN_INLINE = {
-    text: (s, max) => markdownProse(s, max),
-    code: (s, max) => escapeCode(s, max),
-    gen: genMd,
-    strong: (safe) => `**${safe}**`,
-};
-function md(s, maxChars) {
-    return maxChars === undefined ? escapeMarkdownInline(s) : escapeMarkdownInline(s, maxChars);
-}
-function markdown_blocks_table(header, align, rows) {
-    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
-    const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
-    return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
-}
-function details(summary, body, open = false) {
-    return [
-        open ? "<details open>" : "<details>",
-        `<summary>${summary}</summary>`,
-        "",
-        ...body,
-        "",
-        "</details>",
-    ];
-}
-/** "… and 1 more task." / "… and 2 more tasks." under a list cut at `shown` of `total`. */
-function markdown_blocks_moreLine(shown, total, one, many = `${one}s`) {
-    const rest = total - shown;
-    return rest > 0 ? ["", `… and ${rest} more ${(0,words/* pluralWord */.X)(rest, one, many)}.`] : [];
-}
-/** Values in <code>, the first `limit`, then "and N more"; a model without rows has none. */
-function codeList(items, limit) {
-    if (items.length === 0)
-        return "none (no rows)";
-    const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
-    const rest = items.length - shown.length;
-    return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/render-task-tables.ts
@@ -28927,7 +29594,7 @@ function influentialSection(report, limit, said) {
             "lowest margin Δ\\_L, S\\_H the set that gives the highest Δ\\_H. Evidence links are shown, never fetched.",
         "",
         ...datasetNote(report, show, said),
-        ...markdown_blocks_table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
+        ...table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
         ...markdown_blocks_moreLine(shown.length, total, "disputed or unreviewed task"),
     ];
     const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
@@ -28950,7 +29617,7 @@ function fragilitySection(report, limit, said) {
     const title = report.verdict === "unresolved" ? "Tasks to review first" : "Tasks whose relabelling changes the verdict";
     return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
         ...datasetNote(report, show, said),
-        ...markdown_blocks_table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
+        ...table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
         ...markdown_blocks_moreLine(shown.length, tasks.length, "task"),
     ]);
 }
@@ -28967,7 +29634,7 @@ function brokenSection(report, limit, said) {
             : [
                 "",
                 ...datasetNote(report, needsDatasetColumn(report, shown), said),
-                ...markdown_blocks_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
+                ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
                 ...markdown_blocks_moreLine(shown.length, total, "broken task"),
             ]),
     ];
@@ -28992,7 +29659,7 @@ function historySection(report, limit, said) {
         ? ["The tasks are listed in the report file."]
         : [
             ...datasetNote(report, needsDatasetColumn(report, shown), said),
-            ...markdown_blocks_table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
+            ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
             ...markdown_blocks_moreLine(shown.length, history.count, "task"),
         ];
     return details(`<b>Review history</b> — ${formatCount(history.count)} ${(0,words/* pluralWord */.X)(history.count, "task", "tasks")} changed label across review revisions`, body);
@@ -29641,7 +30308,7 @@ function definition(report) {
         "Share: contribution / Δ̂ (the shares add up to 100%; a negative share pulls against Δ̂, and none is " +
         "given when Δ̂ is 0). Largest |contribution| first.");
 }
-function cells(r, rank, name) {
+function render_clusters_cells(r, rank, name) {
     return [
         String(rank),
         name,
@@ -29659,7 +30326,7 @@ function render_clusters_mdTable(rows, firstRank) {
     return [
         line(["#", "Cluster", "Tasks", "Margin", "Contribution", "Share"]),
         "|--:|:--|--:|--:|--:|--:|",
-        ...rows.map((r, i) => line(cells(r, firstRank + i, mdName(r)))),
+        ...rows.map((r, i) => line(render_clusters_cells(r, firstRank + i, mdName(r)))),
     ];
 }
 /**
@@ -29704,7 +30371,7 @@ function clusterText(report) {
         return [];
     const name = (r) => r.cluster === null ? NO_CLUSTER : neutraliseLogLine(Array.from(r.cluster).slice(0, NAME_CHARS).join(""));
     const shown = m.rows.slice(0, CLUSTER_FOLD);
-    const rows = shown.map((r, i) => cells(r, i + 1, name(r)).map((c) => c.replace(/\*\*/g, "")));
+    const rows = shown.map((r, i) => render_clusters_cells(r, i + 1, name(r)).map((c) => c.replace(/\*\*/g, "")));
     const header = ["#", "Cluster", "Tasks", "Margin", "Contribution", "Share"];
     const widths = header.map((h, k) => rows.reduce((w, r) => Math.max(w, displayWidth(r[k] ?? "")), h.length));
     const line = (c) => "  " +
@@ -29750,6 +30417,7 @@ function clusterText(report) {
  * fits; the verdict, why, checks and what would change are kept as long as possible, and a
  * visible note says the comment was trimmed.
  */
+
 
 
 
@@ -29876,7 +30544,7 @@ function resultCell(passed) {
 function checksTable(report) {
     if (report.checks.length === 0)
         return ["No checks were run."];
-    return markdown_blocks_table(["Result", "Check", "Observed", "Needs"], ["l", "l", "r", "l"], report.checks.map((c) => {
+    return table(["Result", "Check", "Observed", "Needs"], ["l", "l", "r", "l"], report.checks.map((c) => {
         const v = observedValue(c);
         return [
             resultCell(c.passed),
@@ -29991,7 +30659,7 @@ function marginDetails(report, detail) {
     return details(summary, [
         counts,
         "",
-        ...markdown_blocks_table(["Figure", "Value"], ["l", "r"], rows),
+        ...table(["Figure", "Value"], ["l", "r"], rows),
         ...(note === null ? [] : ["", genMd(note)]),
     ]);
 }
@@ -30006,7 +30674,7 @@ function render_markdown_readingsSection(report, detail) {
         return r.decides && (i === 0 || i === 7) ? `**${text}**` : text;
     }));
     return details(`<b>Infra errors, three readings</b> — ${genMd(readingsSummary(report))}`, [
-        ...markdown_blocks_table(READING_HEADER.map((h) => genMd(h)), ["l", "r", "r", "r", "r", "r", "r", "l"], rows),
+        ...table(READING_HEADER.map((h) => genMd(h)), ["l", "r", "r", "r", "r", "r", "r", "l"], rows),
         "",
         genMd(readingsNote(report)),
     ]);
@@ -30058,7 +30726,7 @@ function render_markdown_perModelSection(report, detail) {
             row("Validity interval, pessimistic, own tasks", (m) => formatPercentInterval(m.interval_pessimistic)),
             ...common,
         ];
-    return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", markdown_blocks_table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
+    return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
 }
 /** The verdict at each review revision (render-history.ts), collapsed like every other section. */
 function verdictByRevisionDetails(report, detail) {
@@ -30094,7 +30762,7 @@ function policyChangesSection(report, detail) {
     const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(0, LIST_LIMIT);
     const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
     if (shown.length > 0)
-        body.push("", ...markdown_blocks_table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...markdown_blocks_moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosening" : "changed rule"));
+        body.push("", ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...markdown_blocks_moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosening" : "changed rule"));
     if (report.policy_history !== null)
         body.push("", ...policyHistoryLines(report.policy_history));
     return details(summary, body);
@@ -30139,10 +30807,10 @@ function provenanceSection(report, detail) {
     const base = appendOnlyBaseCell(report);
     if (base !== null)
         rows.push(["Append-only against", base]);
-    const body = markdown_blocks_table(["", ""], ["l", "l"], rows);
+    const body = table(["", ""], ["l", "l"], rows);
     if (detail.inputs > 0 && p.inputs.length > 0) {
         const shown = p.inputs.slice(0, detail.inputs);
-        body.push("", ...markdown_blocks_table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...markdown_blocks_moreLine(shown.length, p.inputs.length, "input file"));
+        body.push("", ...table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...markdown_blocks_moreLine(shown.length, p.inputs.length, "input file"));
     }
     return details(summary, body);
 }
@@ -30160,6 +30828,7 @@ function renderWith(report, options, detail, trimmedTo) {
     blocks.push([render_markdown_headline(report)]);
     blocks.push(runsHeadlineMarkdown(report));
     blocks.push([whySentence(report, MARKDOWN_INLINE)]);
+    blocks.push(guardrailsMarkdown(report));
     blocks.push(checksTable(report));
     blocks.push(render_markdown_changeSection(report));
     blocks.push(warningLines(report, detail, trimmedTo));
@@ -30366,6 +31035,7 @@ function* jsonChunks(value, size = JSON_CHUNK_CHARS) {
 
 
 
+
 function capped(s, maxChars = 200) {
     const cps = Array.from(typeof s === "string" ? s : String(s));
     return cps.length > maxChars ? `${cps.slice(0, maxChars - 1).join("")}…` : cps.join("");
@@ -30428,6 +31098,9 @@ function renderText(report) {
     const expired = expiredPolicyNote(report);
     out.push(`${report.verdict.toUpperCase()}${expired === null ? "" : ` (${expired})`} — candidate ${plain(candidate.config, 80)} over baseline ${plain(baseline.config, 80)}`, "");
     add(out, wrap(whySentence(report, TEXT_INLINE), WIDTH));
+    const guardrails = guardrailsText(report);
+    if (guardrails.length > 0)
+        add(out, ["", ...guardrails]);
     const planning = planningSentence(report.comparison, TEXT_INLINE, benchmarkTasks(report));
     if (planning !== "")
         add(out, ["", ...wrap(planning, WIDTH)]);
@@ -38682,7 +39355,7 @@ const POLICY_LOG_FLAGS = [
     "unparsable",
 ];
 /** Rules whose change means the thresholds were re-examined (a later revisit with one is no snooze). */
-const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$)/;
+const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$|guardrails\.)/;
 function parsed(text, file) {
     try {
         return { policy: parsePolicy(text, file) };
@@ -39356,6 +40029,7 @@ function model_labels_quotedModels(ids, maxChars = 60) {
 
 
 
+
 /** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
 function rank_sections_add(out, ...parts) {
     for (const part of parts) {
@@ -39459,6 +40133,9 @@ function leaderboardHeader(r) {
     const head = ["rank", "model", "score", "validity interval", "rank range", "could be first", "group"];
     if (r.reference !== null)
         head.push("vs reference");
+    // Figures only: the ranking makes no claim from them (docs/rank.md "Cost and latency").
+    for (const m of r.models[0]?.metrics ?? [])
+        head.push(`${m.metric} mean`);
     return head;
 }
 function leaderboardRows(r, f) {
@@ -39474,6 +40151,8 @@ function leaderboardRows(r, f) {
         ];
         if (r.reference !== null)
             row.push(f.gen(m.vs_reference ?? "—"));
+        for (const x of m.metrics ?? [])
+            row.push(f.gen(formatMetric(x.mean)));
         return row;
     });
 }
@@ -40339,6 +41018,29 @@ function pairColumns(set, a, b) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/rank/rank-metrics.ts
+/** Model k's means, in metric-name order; undefined when no ranked model's attempt carries a metric. */
+function rankMetricMeans(data, set, k) {
+    const metrics = data.metrics;
+    if (metrics === undefined)
+        return undefined;
+    return metrics.names.map((metric, j) => {
+        const column = metrics.byModel[k]?.[j];
+        let sum = 0;
+        let tasks = 0;
+        if (column !== undefined) {
+            for (const i of set.tasks) {
+                const n = column.count[i];
+                if (n === 0)
+                    continue;
+                sum += column.sum[i] / n;
+                tasks++;
+            }
+        }
+        return { metric, mean: tasks === 0 ? null : sum / tasks, tasks };
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/core/rank/holm.ts
 /**
  * Holm's step-down over the 2m directional claims of a ranking (docs/rank.md "Multiplicity"). Each
@@ -40876,7 +41578,7 @@ function reviewsToSettle(x, policy) {
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank-types.ts
 /** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
-const RANK_SCHEMA_VERSION = "1.2.0";
+const RANK_SCHEMA_VERSION = "1.3.0";
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank.ts
 /**
@@ -40887,6 +41589,7 @@ const RANK_SCHEMA_VERSION = "1.2.0";
  * could be first, the groups, and for the adjacent pairs that the open labels alone keep
  * unordered, the open tasks to review first.
  */
+
 
 
 
@@ -41055,6 +41758,11 @@ function topAboveEveryResolution(k, top, pairs) {
     }
     return out;
 }
+/** `metrics` of model i when the export carries any (figures only), else nothing. */
+function metricMeans(data, set, i) {
+    const means = rankMetricMeans(data, set, i);
+    return means === undefined ? {} : { metrics: means };
+}
 /** The models in leaderboard order with their figures, ranks and place against the reference. */
 function leaderboard(data, set, order, ranks, scores, above, referenceId) {
     const models = data.models;
@@ -41078,6 +41786,7 @@ function leaderboard(data, set, order, ranks, scores, above, referenceId) {
                     ? "below"
                     : "unresolved",
         harness_revisions: [...(data.summaries[i]?.harnessRevisions ?? [])],
+        ...metricMeans(data, set, i),
     }));
 }
 

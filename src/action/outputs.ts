@@ -19,6 +19,7 @@ export const OUTPUT_NAMES = [
   "verdict-exclude",
   "verdict-count-as-fail",
   "verdict-bound",
+  "guardrails",
   "run-count",
   "report-path",
   "check-run-id",
@@ -73,6 +74,8 @@ export function reportOutputs(
     "verdict-exclude": report.infra_readings.exclude.verdict,
     "verdict-count-as-fail": report.infra_readings.count_as_fail.verdict,
     "verdict-bound": report.infra_readings.bound.verdict,
+    // The report's entries as one line of JSON; "" when the report has none (docs/spec.md §4.5).
+    guardrails: report.guardrails === undefined ? "" : JSON.stringify(report.guardrails),
     // This gate's runs on the head commit, this one included; "" when the earlier ones could not be read.
     "run-count":
       report.runs === undefined || report.runs.unavailable !== null ? "" : String(report.runs.run_count),

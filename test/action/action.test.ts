@@ -109,6 +109,8 @@ describe("the action on a pull request", () => {
       "verdict-exclude": "accept",
       "verdict-count-as-fail": "accept",
       "verdict-bound": "accept",
+      // No guardrails in the policy and no metrics in the export: empty.
+      guardrails: "",
       "run-count": "1",
       "report-path": `${r.runnerTemp}/model-gate-report.json`,
       "check-run-id": String(f.checkRuns[0]?.id),

@@ -84,6 +84,7 @@ const CASES: readonly PageCase[] = [
   { name: "hostile-accept", markdown: golden("hostile-accept.md"), changeFold: 960 },
   { name: "policy-change", markdown: golden("action-loosening-summary.md") },
   { name: "since-last-run", markdown: golden("since-last-run.md") },
+  { name: "guardrails", markdown: golden("guardrails.md") },
   {
     name: "since-last-run-hostile",
     markdown: golden("since-last-run-hostile.md"),

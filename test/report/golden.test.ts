@@ -11,6 +11,7 @@ import type { Report } from "../../src/core/report/report-types.js";
 import { acceptReport, emptyReport, hostileReport, rejectReport, unresolvedReport } from "./fixtures.js";
 import { demoReport, terminalBenchReport } from "./pages.js";
 import { exampleReport } from "../run-history/since-fixture.js";
+import { threeGuardrailsReport } from "../guardrails/guardrail-fixtures.js";
 
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "golden");
 const UPDATE = process.env["UPDATE_GOLDEN"] === "1";
@@ -44,6 +45,8 @@ const CASES: readonly {
     report: () => hostileReport({ ...unresolvedReport(), since_last_run: exampleReport().since_last_run }),
     options: { marker: true },
   },
+  // Guardrails (docs/spec.md §4.5): one fails, one is unresolved for a missing metric, one passes.
+  { name: "guardrails", report: threeGuardrailsReport, options: { marker: true } },
 ];
 
 describe("golden Markdown", () => {

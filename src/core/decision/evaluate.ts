@@ -37,6 +37,7 @@ import { num, pct, plural } from "./format.js";
 import { formatPpUnsigned } from "../format-number.js";
 import { verdictWithReasons } from "./verdict.js";
 import { infraReadings, readingsHeadline } from "./infra-readings.js";
+import { evaluateGuardrails, withGuardrails, type GuardrailOutcome } from "./guardrails.js";
 
 /** At most this many influential tasks are listed in the comparison. */
 export const MAX_INFLUENTIAL_TASKS = 50;
@@ -239,6 +240,9 @@ export interface VerdictCore {
   readonly checks: Check[];
   readonly verdict: Verdict;
   readonly reasons: string[];
+  /** The verdict of accuracy alone (§4.3), before the guardrails (§4.5) join it. */
+  readonly accuracyVerdict: Verdict;
+  readonly guardrails: GuardrailOutcome | null;
 }
 
 /**
@@ -260,8 +264,19 @@ export function evaluateVerdict(
     ...buildChecks({ dataset, policy, ctx, analysis, baseline, candidate }),
     ...(ctx.extraChecks ?? []),
   ];
-  const { verdict, reasons } = verdictWithReasons(checks, analysis, policy, ctx);
-  return { analysis, baseline, candidate, checks, verdict, reasons };
+  const accuracy = verdictWithReasons(checks, analysis, policy, ctx);
+  const guardrails = evaluateGuardrails(dataset, policy, columns);
+  const { verdict, reasons } = withGuardrails(accuracy, guardrails);
+  return {
+    analysis,
+    baseline,
+    candidate,
+    checks,
+    verdict,
+    reasons,
+    accuracyVerdict: accuracy.verdict,
+    guardrails,
+  };
 }
 
 export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContext): Evaluation {
@@ -279,7 +294,7 @@ export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContex
       candidate: candidate.infra_errors,
       readings: readingsHeadline(readings, policy.infra_errors),
     },
-    clusteredVerdictWarning(dataset, policy, analysis, verdict, ctx),
+    clusteredVerdictWarning(dataset, policy, analysis, decided.accuracyVerdict, ctx),
   ).concat(unmatchedLabelWarnings(dataset));
   const a = analysis;
   const delta0 = policy.accept_if.delta0;
@@ -345,5 +360,8 @@ export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContex
     },
     infra_readings: readings,
     models: { baseline, candidate },
+    ...(decided.guardrails === null
+      ? {}
+      : { guardrails: decided.guardrails, accuracyVerdict: decided.accuracyVerdict }),
   };
 }

@@ -3,6 +3,7 @@
  * (fragility.ts) and the report builder. SPEC §2–4.
  */
 import type { Check, Comparison, InfraReadings, ModelFigures, Verdict } from "../verdict-types.js";
+import type { GuardrailOutcome } from "./guardrails.js";
 
 /** Facts from outside the export that §4 needs. */
 export interface EvaluationContext {
@@ -35,4 +36,8 @@ export interface Evaluation {
   /** The comparison under each `infra_errors` mode (SPEC §3.8). */
   readonly infra_readings: InfraReadings;
   readonly models: { readonly baseline: ModelFigures; readonly candidate: ModelFigures };
+  /** The guardrails (§4.5); absent when the policy has none and no attempt carries a metric. */
+  readonly guardrails?: GuardrailOutcome;
+  /** With guardrails: the verdict of accuracy alone, before they join it. */
+  readonly accuracyVerdict?: Verdict;
 }

@@ -116,7 +116,7 @@ export interface PolicyLogOptions {
 }
 
 /** Rules whose change means the thresholds were re-examined (a later revisit with one is no snooze). */
-const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$)/;
+const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$|guardrails\.)/;
 
 function parsed(text: string, file: string): { policy: Policy } | { error: string } {
   try {

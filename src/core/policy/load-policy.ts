@@ -25,6 +25,7 @@ import {
   type Policy,
   type Threshold,
 } from "./policy-types.js";
+import { GUARDRAIL_KEYS, guardrailsSchema, toGuardrails } from "./policy-guardrails.js";
 import {
   describeValue,
   isIsoDate,
@@ -486,6 +487,7 @@ const policySchema = z.strictObject(
     on_unresolved: oneOf(["fail", "neutral"]).optional(),
     rank: rankSchema.optional(),
     reruns: oneOf(["latest", "pool", "fail"]).optional(),
+    guardrails: guardrailsSchema.optional(),
   },
   mapping,
 );
@@ -538,7 +540,7 @@ function shapeProblems(issues: readonly z.core.$ZodIssue[], conv: Converted, at:
   for (const issue of issues) {
     const path = issue.path.map(String);
     if (issue.code === "unrecognized_keys") {
-      const allowed = ALLOWED_KEYS.get(pathKey(path)) ?? [];
+      const allowed = ALLOWED_KEYS.get(pathKey(path)) ?? (path[0] === "guardrails" ? GUARDRAIL_KEYS : []);
       for (const key of issue.keys) {
         const p = [...path, key];
         const e = entryAt(p);
@@ -565,8 +567,6 @@ function shapeProblems(issues: readonly z.core.$ZodIssue[], conv: Converted, at:
   }
   return out;
 }
-
-// ---------------------------------------------------------------------------------------------
 
 /**
  * Parse and validate a policy (SPEC §1.3). `file` is only used in messages. Throws InputError
@@ -681,6 +681,7 @@ function toPolicy(d: z.output<typeof policySchema>): Policy {
       ? { rank: { require: d.rank.require ?? "top_resolved", reference: d.rank.reference ?? null } }
       : {}),
     reruns: d.reruns ?? POLICY_DEFAULTS.reruns,
+    ...(d.guardrails !== undefined ? { guardrails: toGuardrails(d.guardrails) } : {}),
   };
 }
 
@@ -695,6 +696,5 @@ export function isExpired(policy: Policy, today: string): boolean {
       { field: "today", message: `expected a date YYYY-MM-DD; got ${JSON.stringify(today)}` },
     ]);
   }
-  // Zero-padded ISO dates order like strings.
-  return today > policy.revisit;
+  return today > policy.revisit; // zero-padded ISO dates order like strings
 }

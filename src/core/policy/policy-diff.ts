@@ -19,7 +19,10 @@
  * - `infra_errors` from `bound` to `exclude` or `count_as_fail` (below);
  * - a later `revisit`; `on_expired` towards warn (fail → neutral → warn); `on_unresolved` fail → neutral;
  *   `require_same_harness` true → false; `reruns` towards `latest` (fail → pool → latest: each
- *   step lets a re-run of the eval count for more).
+ *   step lets a re-run of the eval count for more);
+ * - a guardrail removed or its `max_increase` raised, or its `missing` share raised (adding a
+ *   guardrail or lowering either is a tightening): each metric's rules are listed under
+ *   `guardrails.<metric>` after the rules above, in metric-name order.
  * Changes that are listed but not marked as loosening, because neither side is laxer in general:
  * - `owner` (who answers for the thresholds);
  * - `infra_errors` exclude ↔ count_as_fail: counting infra errors as fails penalises whichever
@@ -38,7 +41,7 @@
  */
 import { InputError, errorLine } from "../errors.js";
 import type { PolicyChange } from "../verdict-types.js";
-import type { Policy, Threshold } from "./policy-types.js";
+import type { Guardrail, Policy, Threshold } from "./policy-types.js";
 import { isMinimumOp } from "./policy-values.js";
 import { parsePolicy } from "./load-policy.js";
 
@@ -186,9 +189,41 @@ export function diffPolicies(base: Policy, head: Policy): PolicyChange[] {
     ],
     ["rank.reference", nullableChange(base.rank?.reference ?? null, head.rank?.reference ?? null)],
   ];
+  for (const rule of guardrailRules(base.guardrails ?? [], head.guardrails ?? [])) rules.push(rule);
   const out: PolicyChange[] = [];
   for (const [key, change] of rules) if (change !== null) out.push({ key, ...change });
   return out;
+}
+
+const guardrailText = (g: Guardrail): string =>
+  `max_increase: ${JSON.stringify(g.max_increase_text)}, missing: ${JSON.stringify(g.missing.text)}`;
+
+/** The guardrails' changes, by metric name: a removed one loosens, an added one tightens. */
+function guardrailRules(base: readonly Guardrail[], head: readonly Guardrail[]): [string, Change | null][] {
+  const metrics = [...new Set([...base, ...head].map((g) => g.metric))].sort((x, y) =>
+    x < y ? -1 : x > y ? 1 : 0,
+  );
+  return metrics.flatMap((metric): [string, Change | null][] => {
+    const b = base.find((g) => g.metric === metric);
+    const h = head.find((g) => g.metric === metric);
+    const key = `guardrails.${metric}`;
+    if (b === undefined || h === undefined) {
+      const change = { base: b && guardrailText(b), head: h && guardrailText(h), loosening: h === undefined };
+      return [[key, { base: change.base ?? null, head: change.head ?? null, loosening: change.loosening }]];
+    }
+    const increase =
+      b.max_increase === h.max_increase
+        ? null
+        : {
+            base: b.max_increase_text,
+            head: h.max_increase_text,
+            loosening: h.max_increase > b.max_increase,
+          };
+    return [
+      [`${key}.max_increase`, increase],
+      [`${key}.missing`, thresholdChange(b.missing, h.missing, false)],
+    ];
+  });
 }
 
 export interface PolicyTextDiff {

@@ -54,6 +54,16 @@ export interface RankPolicy {
 
 export const INFRA_ERRORS_MODES = ["exclude", "count_as_fail", "bound"] as const;
 export type InfraErrorsMode = (typeof INFRA_ERRORS_MODES)[number];
+/** One guardrail of the policy (docs/spec.md §4.5), defaults filled in. */
+export interface Guardrail {
+  readonly metric: string;
+  /** The largest accepted increase of R over 1, as a fraction ("10%" → 0.1). */
+  readonly max_increase: number;
+  /** `max_increase` as written. */
+  readonly max_increase_text: string;
+  /** The largest share of the common tasks on which either model may lack the metric. */
+  readonly missing: Threshold;
+}
 
 export interface Policy {
   readonly owner: string;
@@ -81,6 +91,8 @@ export interface Policy {
   readonly reruns: "latest" | "pool" | "fail";
   /** Present only when the policy has a `rank` section (evaluate ignores it). */
   readonly rank?: RankPolicy;
+  /** Present only when the policy has `guardrails` (docs/spec.md §4.5), sorted by metric name. */
+  readonly guardrails?: readonly Guardrail[];
 }
 
 /** Where the deciding policy came from (SPEC §5, provenance.policy). */

@@ -4,6 +4,7 @@
  * model ids, task ids, evidence, revisions, the policy's owner and path — only ever goes through
  * `f.text` / `f.code`; everything else is generated here.
  */
+import { formatMetric } from "../report/render-guardrails.js";
 import {
   formatCount,
   formatDecimal,
@@ -159,6 +160,8 @@ export function summaryLines(r: RankReport, f: Inline): string[] {
 export function leaderboardHeader(r: RankReport): string[] {
   const head = ["rank", "model", "score", "validity interval", "rank range", "could be first", "group"];
   if (r.reference !== null) head.push("vs reference");
+  // Figures only: the ranking makes no claim from them (docs/rank.md "Cost and latency").
+  for (const m of r.models[0]?.metrics ?? []) head.push(`${m.metric} mean`);
   return head;
 }
 
@@ -174,6 +177,7 @@ export function leaderboardRows(r: RankReport, f: Inline): string[][] {
       f.gen(String(m.group)),
     ];
     if (r.reference !== null) row.push(f.gen(m.vs_reference ?? "—"));
+    for (const x of m.metrics ?? []) row.push(f.gen(formatMetric(x.mean)));
     return row;
   });
 }

@@ -17,7 +17,7 @@ import type { InfraErrorsMode, RankRequirement } from "../policy/policy-types.js
 import type { InfluentialTask, Verdict } from "../verdict-types.js";
 
 /** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
-export const RANK_SCHEMA_VERSION = "1.2.0";
+export const RANK_SCHEMA_VERSION = "1.3.0";
 
 /**
  * Several models read from one export: every task any of them ran (broken included), sorted by
@@ -79,6 +79,15 @@ export interface RankPair {
   readonly unresolved_by: "validity" | "run_variance" | null;
 }
 
+/** One metric of one model over the rank's common tasks. */
+export interface RankMetricMean {
+  readonly metric: string;
+  /** The mean over `tasks` of the model's per-task mean (over its attempts that carry it); null when 0 tasks. */
+  readonly mean: number | null;
+  /** Common tasks on which the model carries the metric. */
+  readonly tasks: number;
+}
+
 export interface RankModel {
   readonly model: string;
   /** The valid-only score on the common set. */
@@ -108,6 +117,8 @@ export interface RankModel {
   /** Against --reference: ordered above it, below it, unresolved; null for the reference itself or without one. */
   readonly vs_reference: "above" | "below" | "unresolved" | null;
   readonly harness_revisions: readonly string[];
+  /** Each metric's mean per task over the common tasks (figures only; since 1.3.0, absent without metrics). */
+  readonly metrics?: readonly RankMetricMean[];
 }
 
 /** An adjacent pair (in score order) that the open labels alone keep unordered. */

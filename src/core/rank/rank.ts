@@ -13,6 +13,7 @@ import { compareCodeUnits } from "../model.js";
 import { tableView } from "../task-table-view.js";
 import { quote } from "../quote.js";
 import { commonSet, type CommonSet } from "./common-set.js";
+import { rankMetricMeans } from "./rank-metrics.js";
 import { familyGuarantee, type HolmOutcome } from "./holm.js";
 import { checkRankGate, rankGate } from "./rank-gate.js";
 import { modelsAsOfReview } from "./rank-as-of-review.js";
@@ -32,6 +33,7 @@ import {
   RANK_SCHEMA_VERSION,
   type ModelsDataset,
   type PairRelation,
+  type RankMetricMean,
   type RankModel,
   type RankPair,
   type RankReport,
@@ -229,6 +231,12 @@ function topAboveEveryResolution(k: number, top: number, pairs: readonly RankPai
   return out;
 }
 
+/** `metrics` of model i when the export carries any (figures only), else nothing. */
+function metricMeans(data: ModelsDataset, set: CommonSet, i: number): { metrics?: RankMetricMean[] } {
+  const means = rankMetricMeans(data, set, i);
+  return means === undefined ? {} : { metrics: means };
+}
+
 /** The models in leaderboard order with their figures, ranks and place against the reference. */
 function leaderboard(
   data: ModelsDataset,
@@ -261,5 +269,6 @@ function leaderboard(
             ? "below"
             : "unresolved",
     harness_revisions: [...(data.summaries[i]?.harnessRevisions ?? [])],
+    ...metricMeans(data, set, i),
   }));
 }

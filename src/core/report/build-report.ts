@@ -35,12 +35,23 @@ function sortedUnion(a: readonly string[], b: readonly string[]): string[] {
   return [...new Set([...a, ...b])].sort(compareCodeUnits);
 }
 
+/** `guardrails`, and `accuracy_verdict` when some guardrail has a verdict; nothing without either. */
+function guardrailKeys(e: Evaluation): Pick<Report, "guardrails" | "accuracy_verdict"> {
+  if (e.guardrails === undefined) return {};
+  const gated = e.guardrails.entries.some((g) => g.verdict !== null);
+  return {
+    guardrails: e.guardrails.entries,
+    ...(gated && e.accuracyVerdict !== undefined ? { accuracy_verdict: e.accuracyVerdict } : {}),
+  };
+}
+
 export function buildReport(parts: ReportParts): Report {
   const { dataset, policy, policySource, evaluation, fragility } = parts;
   return {
     schema_version: SCHEMA_VERSION,
     verdict: evaluation.verdict,
     reasons: evaluation.reasons,
+    ...guardrailKeys(evaluation),
     warnings: [...evaluation.warnings, ...parts.extraWarnings],
     checks: evaluation.checks,
     comparison: { ...evaluation.comparison, ...fragility },

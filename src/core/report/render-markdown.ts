@@ -18,6 +18,7 @@
  * visible note says the comment was trimmed.
  */
 
+import { guardrailsMarkdown } from "./render-guardrails.js";
 import { plural, pluralWord } from "../words.js";
 import { runsHeadlineMarkdown, runsMarkdown } from "./render-runs.js";
 import type { AttainingSet, ModelFigures, Verdict } from "../verdict-types.js";
@@ -576,6 +577,7 @@ function renderWith(
   blocks.push([headline(report)]);
   blocks.push(runsHeadlineMarkdown(report));
   blocks.push([whySentence(report, MARKDOWN_INLINE)]);
+  blocks.push(guardrailsMarkdown(report));
   blocks.push(checksTable(report));
   blocks.push(changeSection(report));
   blocks.push(warningLines(report, detail, trimmedTo));

@@ -32,6 +32,7 @@ import { THRESHOLD_MAX_CHARS, wholeText } from "./prose.js";
 import { clusterText } from "./render-clusters.js";
 import { sinceLastRunText } from "./render-since-last-run.js";
 import { runsText } from "./render-runs.js";
+import { guardrailsText } from "./render-guardrails.js";
 import { plural } from "../words.js";
 
 function capped(s: string, maxChars = 200): string {
@@ -107,6 +108,8 @@ export function renderText(report: Report): string {
     "",
   );
   add(out, wrap(whySentence(report, TEXT_INLINE), WIDTH));
+  const guardrails = guardrailsText(report);
+  if (guardrails.length > 0) add(out, ["", ...guardrails]);
   const planning = planningSentence(report.comparison, TEXT_INLINE, benchmarkTasks(report));
   if (planning !== "") add(out, ["", ...wrap(planning, WIDTH)]);
   out.push("", "Checks");

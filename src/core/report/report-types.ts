@@ -5,6 +5,7 @@
  */
 
 import type { InfraErrorsMode } from "../policy/policy-types.js";
+import type { GuardrailEntry } from "../decision/guardrails.js";
 import type { AppendOnlyBase, AppendOnlyReport, VerdictByReviewRevision } from "../history/history-types.js";
 import type { PolicyLogEntry } from "../history/policy-log.js";
 import type { RunsReport } from "../run-history/runs-report.js";
@@ -19,7 +20,7 @@ import type {
   Verdict,
 } from "../verdict-types.js";
 
-export const SCHEMA_VERSION = "2.6.0";
+export const SCHEMA_VERSION = "2.7.0";
 
 export interface Provenance {
   /** Results files, then reviews files, in the order given; `kind` says which (since 2.4.0). */
@@ -102,6 +103,14 @@ export interface Report {
   readonly verdict: Verdict;
   /** Why this verdict, and for unresolved what would resolve it. */
   readonly reasons: readonly string[];
+  /**
+   * Cost, latency and token guardrails beside accuracy (docs/spec.md §4.5), in metric-name order;
+   * `limit` and `verdict` null for a metric the policy does not gate (figures only). Absent when
+   * the policy has no guardrails and no compared attempt carries a metric (since 2.6.0).
+   */
+  readonly guardrails?: readonly GuardrailEntry[];
+  /** With guardrails in the policy: the verdict of accuracy alone, before they join it (since 2.6.0). */
+  readonly accuracy_verdict?: Verdict;
   /** Warnings that belong in the headline (expired policy, infra errors counted as fails, G < 30…). */
   readonly warnings: readonly string[];
   readonly checks: readonly Check[];

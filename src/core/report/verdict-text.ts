@@ -63,10 +63,31 @@ export function rejectedByReruns(report: Report): boolean {
   return report.verdict === "reject" && report.runs?.reruns.effect === "rejected";
 }
 
+/** True when a guardrail (docs/spec.md §4.5), not accuracy, rejected the change. */
+export function rejectedByGuardrail(report: Report): boolean {
+  const accuracy = report.accuracy_verdict;
+  return (
+    report.verdict === "reject" &&
+    accuracy !== undefined &&
+    accuracy !== "reject" &&
+    !rejectedByReruns(report)
+  );
+}
+
+/** The guardrails with this verdict, their metric names joined ("cost_usd and latency_s"). */
+function guardrailNames(report: Report, verdict: "fail" | "unresolved", f: Inline): string {
+  const names = (report.guardrails ?? [])
+    .filter((g) => g.verdict === verdict)
+    .map((g) => f.code(g.metric, 64));
+  return names.length <= 1
+    ? (names[0] ?? "")
+    : `${names.slice(0, -1).join(f.gen(", "))}${f.gen(" and ")}${names[names.length - 1] ?? ""}`;
+}
+
 /** True when a failed production canary (not the margin) rejected the change. */
 export function rejectedByCanary(report: Report): boolean {
   const c = report.comparison;
-  if (report.verdict !== "reject" || rejectedByReruns(report)) return false;
+  if (report.verdict !== "reject" || rejectedByReruns(report) || rejectedByGuardrail(report)) return false;
   return !(failedEvidence(report).length === 0 && c.ucb !== null && c.ucb <= c.delta0);
 }
 
@@ -135,6 +156,28 @@ export function whySentence(report: Report, f: Inline): string {
       ) +
       marginFigure(report, f) +
       f.gen(").")
+    );
+  }
+  if (rejectedByGuardrail(report)) {
+    return (
+      f.gen("The candidate fails the guardrail ") +
+      guardrailNames(report, "fail", f) +
+      f.gen(
+        ": even the lower bound of its ratio to the baseline exceeds the policy's limit, so it is rejected whatever the accuracy (",
+      ) +
+      marginFigure(report, f) +
+      f.gen(").")
+    );
+  }
+  if (report.verdict === "unresolved" && report.accuracy_verdict === "accept") {
+    return (
+      f.gen("The ") +
+      marginFigure(report, f) +
+      f.gen(
+        ` clears the bar (${boundName(c, "lcb")} ${formatPp(c.lcb)} > δ₀ ${formatPp(c.delta0)}), but the guardrail `,
+      ) +
+      guardrailNames(report, "unresolved", f) +
+      f.gen(" cannot be shown to hold, so accuracy alone cannot accept.")
     );
   }
   if (report.verdict === "reject" && rejectedByCanary(report)) {
@@ -301,7 +344,14 @@ export function whatWouldChange(report: Report, f: Inline): string[] {
     }
     return items;
   }
+  if (rejectedByGuardrail(report)) {
+    for (const r of report.reasons)
+      if (/^Guardrail \S+ fails:/.test(r)) items.push(f.text(r, WHOLE_TEXT_MAX_CHARS));
+    return items;
+  }
   if (report.verdict === "unresolved") {
+    for (const r of report.reasons)
+      if (/^Guardrail \S+ is unresolved:/.test(r)) items.push(f.text(r, WHOLE_TEXT_MAX_CHARS));
     for (const k of failedEvidence(report)) {
       items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
     }
@@ -439,6 +489,7 @@ function verdictTitle(report: Report): string {
     if (rejectedByReruns(report))
       return `${verdict}: the eval was re-run on this commit with other results (reruns: fail); ${margin}`;
     if (rejectedByCanary(report)) return `${verdict}: production canary failed; ${margin}`;
+    if (rejectedByGuardrail(report)) return `${verdict}: ${guardrailTitle(report)}; ${margin}`;
     return `${verdict}: ${margin}, upper bound${boundQualifier(c, "ucb")} ${formatPp(c.ucb)} ≤ δ₀ ${formatPp(c.delta0)}`;
   }
   // Counted and named as the checks table shows them: the margin's row among them when it fails.
@@ -453,5 +504,18 @@ function verdictTitle(report: Report): string {
       ? "bounds undefined"
       : // Both bounds are taken one way (one kind) whenever both are defined.
         `bounds${boundQualifier(c, "lcb")} ${formatPp(c.lcb)} … ${formatPp(c.ucb)} vs δ₀ ${formatPp(c.delta0)}`;
-  return `${verdict}: ${checks}; ${margin}, ${bounds}`;
+  const guardrails = (report.guardrails ?? []).some((g) => g.verdict === "unresolved")
+    ? `; ${guardrailTitle(report)}`
+    : "";
+  return `${verdict}: ${checks}; ${margin}, ${bounds}${guardrails}`;
+}
+
+/** "guardrail cost_usd fails", "guardrails cost_usd, latency_s unresolved": names match [a-z0-9_]. */
+function guardrailTitle(report: Report): string {
+  const failing = (report.guardrails ?? []).filter((g) => g.verdict === "fail");
+  const open = (report.guardrails ?? []).filter((g) => g.verdict === "unresolved");
+  const list = (gs: typeof failing): string => gs.map((g) => g.metric.replace(/[^a-z0-9_]/g, "")).join(", ");
+  if (failing.length > 0)
+    return `${pluralWord(failing.length, "guardrail", "guardrails")} ${list(failing)} ${pluralWord(failing.length, "fails", "fail")}`;
+  return `${pluralWord(open.length, "guardrail", "guardrails")} ${list(open)} unresolved`;
 }

@@ -37,6 +37,7 @@ import type { ModelFigures } from "../../verdict-types.js";
 import { plural } from "../../words.js";
 import { marginChartSvg, revisionChartSvg } from "./evaluate-charts-svg.js";
 import { sinceLastRunHtml } from "./evaluate-since-html.js";
+import { guardrailsHtml } from "./guardrails-html.js";
 import { COLOURS, htmlDocument, legendItem, warningBoxes } from "./html-page.js";
 import { escapeHtmlText, HTML_INLINE, htmlTable } from "./html-text.js";
 
@@ -261,6 +262,7 @@ function settingsSection(report: Report): string[] {
 /** The page. Deterministic: the same report gives the same bytes. */
 export function renderEvaluateHtml(report: Report): string {
   const body: string[] = [headline(report), p(whySentence(report, f))];
+  for (const line of guardrailsHtml(report)) body.push(line);
   for (const line of warningBoxes(report.warnings, (w) => f.text(w, 400))) body.push(line);
   for (const line of marginSection(report)) body.push(line);
   for (const line of changeSection(report)) body.push(line);
