@@ -91,7 +91,7 @@ describe("the run history on a pull request", () => {
     const r = r3 as RunResult;
     expect(r.code).toBe(0);
     const rep = report(r);
-    expect(rep.schema_version).toBe("2.5.0");
+    expect(rep.schema_version).toBe("2.6.0");
     expect(rep.runs).toMatchObject({
       run_count: 3,
       earlier_verdicts: ["unresolved", "unresolved"],

@@ -18,6 +18,7 @@ import { clusterText } from "./render-clusters.js";
 import { sinceLastRunText } from "./render-since-last-run.js";
 import { runsText } from "./render-runs.js";
 import { plural } from "../words.js";
+import { renderBenchmarksText } from "./render-benchmarks.js";
 
 function capped(s: string, maxChars = 200): string {
   const cps = Array.from(typeof s === "string" ? s : String(s));
@@ -66,6 +67,7 @@ const WIDTH = 100;
 const OBSERVED_CHARS = 40;
 
 export function renderText(report: Report): string {
+  if (report.benchmarks !== undefined) return renderBenchmarksText(report, report.benchmarks, renderText);
   const c = report.comparison;
   const { baseline, candidate } = report.models;
   const out: string[] = [];

@@ -16,6 +16,7 @@ import { formatCount, formatPercent, formatPp, formatPpUnsigned } from "./format
 import type { Check } from "../verdict-types.js";
 import type { Report } from "./report-types.js";
 import { shoppingLine } from "../reruns/runs-report.js";
+import { benchmarksTitle } from "./render-benchmarks.js";
 
 /** How a rendering writes inline text. Every method returns text safe for its target. */
 export interface Inline {
@@ -389,7 +390,8 @@ export function expiredPolicyNote(report: Report): string | null {
 
 /** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
 export function checkRunTitle(report: Report): string {
-  const title = verdictTitle(report);
+  const title =
+    report.benchmarks === undefined ? verdictTitle(report) : benchmarksTitle(report, report.benchmarks);
   const shopping = shoppingLine(report.verdict, report.runs);
   return shopping === null ? title : `${title} — ${shopping}`;
 }
