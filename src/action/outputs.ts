@@ -16,6 +16,7 @@ export const OUTPUT_NAMES = [
   "infra-error-rate-baseline",
   "infra-error-rate-candidate",
   "review-fragility",
+  "benchmarks",
   "run-count",
   "report-path",
   "check-run-id",
@@ -43,6 +44,28 @@ export function plainDecimal(x: number | null | undefined): string {
   return sign + out;
 }
 
+/**
+ * Several benchmarks (docs/spec.md §4.5): each one's line as JSON, by name (fromJSON in a
+ * workflow); "" with one benchmark.
+ */
+function benchmarksOutput(report: Report): string {
+  if (report.benchmarks === undefined) return "";
+  return JSON.stringify(
+    report.benchmarks.map((b) => ({
+      name: b.name,
+      verdict: b.verdict,
+      required: b.required,
+      canary: b.canary,
+      margin: b.margin,
+      margin_low: b.margin_low,
+      margin_high: b.margin_high,
+      lcb: b.lcb,
+      ucb: b.ucb,
+      common_valid_tasks: b.common_valid_tasks,
+    })),
+  );
+}
+
 export interface OutputExtras {
   readonly reportPath: string;
   readonly checkRunId: number | null;
@@ -66,6 +89,7 @@ export function reportOutputs(
     "infra-error-rate-baseline": plainDecimal(report.models.baseline.infra_error_rate),
     "infra-error-rate-candidate": plainDecimal(report.models.candidate.infra_error_rate),
     "review-fragility": plainDecimal(c.review_fragility),
+    benchmarks: benchmarksOutput(report),
     // This gate's runs on the head commit, this one included; "" when the earlier ones could not be read.
     "run-count":
       report.runs === undefined || report.runs.unavailable !== null ? "" : String(report.runs.run_count),

@@ -106,6 +106,7 @@ describe("the action on a pull request", () => {
       "infra-error-rate-baseline": "0",
       "infra-error-rate-candidate": "0",
       "review-fragility": String(rep.comparison.review_fragility),
+      benchmarks: "",
       "run-count": "1",
       "report-path": `${r.runnerTemp}/model-gate-report.json`,
       "check-run-id": String(f.checkRuns[0]?.id),
