@@ -54,7 +54,7 @@ describe("the action with a public benchmark and a private canary", () => {
         text.indexOf("<code>private\\-canary</code> · canary · harm holds after Holm | ❌&nbsp;reject"),
       ).toBeGreaterThan(start);
       expect(text.indexOf("## ❌ reject — candidate")).toBeGreaterThan(start);
-      expect(text).toContain("<summary><b>Benchmark <code>swe\\-verified</code></b> — ✅ accept</summary>");
+      expect(text).toContain("<summary><b>Benchmark <code>swe-verified</code></b> — ✅ accept</summary>");
     }
   });
 });

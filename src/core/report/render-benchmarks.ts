@@ -10,7 +10,7 @@
  */
 import type { Verdict } from "../verdict-types.js";
 import { plural, pluralWord } from "../words.js";
-import { escapeCode, neutraliseLogLine } from "./escape.js";
+import { escapeCode, escapeMarkdownInline, neutraliseLogLine } from "./escape.js";
 import { formatCount, formatPp } from "./format-number.js";
 import { details, md, table } from "./markdown-blocks.js";
 import { markdownProse, wholeText } from "./prose.js";
@@ -49,7 +49,14 @@ function markdownLines(benchmarks: readonly BenchmarkReport[]): string[] {
   const rows = benchmarks.map((b) => {
     const tags = benchmarkTags(b);
     const name = `${escapeCode(b.name, BENCHMARK_NAME_CHARS)}${tags.length === 0 ? "" : ` · ${tags.join(" · ")}`}`;
-    return [name, `${ICON[b.verdict]}&nbsp;${md(b.verdict, 20)}`, ...benchmarkFigures(b)];
+    const bounds = `${nowrap(formatPp(b.lcb))} … ${nowrap(formatPp(b.ucb))}`;
+    return [
+      name,
+      `${ICON[b.verdict]}&nbsp;${md(b.verdict, 20)}`,
+      nowrap(formatPp(b.margin)),
+      bounds,
+      formatCount(b.common_valid_tasks),
+    ];
   });
   return table(
     ["Benchmark", "Verdict", "Margin", "LCB … UCB", "Common valid tasks"],
@@ -58,16 +65,32 @@ function markdownLines(benchmarks: readonly BenchmarkReport[]): string[] {
   );
 }
 
-/** One benchmark's collapsed section: its own report, its headline one level down. */
+/**
+ * A name in a `<summary>`: that line is raw HTML to GitHub (no Markdown inside, so a backslash
+ * escape would show), so the inline escape without its backslashes: entities, and the zero-width
+ * breaks that keep mentions, references and autolinks from forming, stay.
+ */
+function summaryCode(name: string): string {
+  const text = escapeMarkdownInline(name, BENCHMARK_NAME_CHARS).replace(BACKSLASH_ESCAPE, "$1");
+  return `<code>${text}</code>`;
+}
+
+/** A backslash before ASCII punctuation: how escapeMarkdownInline escapes it. */
+const BACKSLASH_ESCAPE = /\\([!-/:-@[-`{-~])/g;
+
+/** A figure that stays on one line in a narrow column. */
+const nowrap = (s: string): string => s.replaceAll(" ", "&nbsp;");
+
+/** One benchmark's collapsed section: its own report, as it would be alone. */
 function markdownSection(b: BenchmarkReport, render: RenderSection, maxLength: number | undefined): string[] {
-  const summary = `<b>Benchmark ${escapeCode(b.name, BENCHMARK_NAME_CHARS)}</b> — ${ICON[b.verdict]} ${md(b.verdict, 20)}`;
+  const summary = `<b>Benchmark ${summaryCode(b.name)}</b> — ${ICON[b.verdict]} ${md(b.verdict, 20)}`;
   if (b.report === null) {
     return details(
       summary,
       b.checks.map((c) => `❌ ${markdownProse(c.detail)}`),
     );
   }
-  const text = render(b.report, maxLength).trimEnd().replace(/^## /, "### ");
+  const text = render(b.report, maxLength).trimEnd();
   return details(summary, text.split("\n"));
 }
 
