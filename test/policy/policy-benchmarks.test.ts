@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 
 import { parsePolicy } from "../../src/core/policy/load-policy.js";
 import { diffPolicies } from "../../src/core/policy/policy-diff.js";
+import { changeFlags } from "../../src/core/history/policy-log.js";
 import { MINIMAL, MINIMAL_POLICY, problems } from "./helpers.js";
 
 const WITH_BENCHMARKS = `${MINIMAL}
@@ -118,5 +119,29 @@ describe("policy diff: per-benchmark keys", () => {
       { key: "benchmarks.swe-verified.common_valid_tasks", base: ">= 500", head: ">= 450", loosening: true },
       { key: "benchmarks.swe-verified.required", base: null, head: "true", loosening: false },
     ]);
+  });
+});
+
+describe("policy-log: per-benchmark keys", () => {
+  const revisit = { key: "revisit", base: "2026-03-31", head: "2026-06-30", loosening: true };
+  test("a per-benchmark bar re-examined with a later revisit is no snooze; required alone is", () => {
+    expect(
+      changeFlags([
+        revisit,
+        { key: "benchmarks.canary.observed_margin", base: "> a", head: "> b", loosening: false },
+      ]),
+    ).toStrictEqual(["loosening"]);
+    expect(
+      changeFlags([
+        revisit,
+        { key: "benchmarks.canary.required", base: "true", head: "false", loosening: true },
+      ]),
+    ).toStrictEqual(["loosening", "snoozed"]);
+  });
+
+  test("a loosened per-benchmark bar in the policy's history is flagged a loosening", () => {
+    const base = parsePolicy(WITH_BENCHMARKS, "policy.yaml");
+    const head = parsePolicy(WITH_BENCHMARKS.replace('">= 450"', '">= 300"'), "policy.yaml");
+    expect(changeFlags(diffPolicies(base, head))).toStrictEqual(["loosening"]);
   });
 });
