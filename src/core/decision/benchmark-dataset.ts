@@ -4,10 +4,9 @@
  * (nothing is copied but the index list and, when the export has metrics, their columns).
  *
  * What is per benchmark and what is the export's: the tasks, their labels, the dataset
- * revisions each model ran (from the tasks it has rows on) and the review revisions are the
- * benchmark's; the harness revisions, duplicate rows, rows read, input files and the labels that
- * match no task are the export's (a row's harness is not kept per task, so the harness checks
- * look at every row of the two models).
+ * revisions each model ran (from the tasks it has rows on), the harness revisions of its rows (the
+ * reader keeps them by benchmark) and the review revisions are the benchmark's; duplicate rows,
+ * rows read, input files and the labels that match no task are the export's.
  */
 import {
   compareCodeUnits,
@@ -114,12 +113,24 @@ function sorted(values: Iterable<string>): string[] {
   return [...new Set(values)].sort(compareCodeUnits);
 }
 
-/** The model's summary with the dataset revisions of the tasks it has rows on here. */
-function summaryOn(s: ModelSummary, tasks: TaskTable, side: "baseline" | "candidate"): ModelSummary {
+/** The model's summary on one benchmark: the dataset revisions of its tasks here, its rows' harness revisions here. */
+function summaryOn(
+  s: ModelSummary,
+  tasks: TaskTable,
+  side: "baseline" | "candidate",
+  name: string,
+): ModelSummary {
   const revisions: string[] = [];
   for (let i = 0; i < tasks.length; i++)
     if (tasks[side](i) !== undefined) revisions.push(tasks.datasetRevision(i));
-  return { ...s, datasetRevisions: sorted(revisions) };
+  const rest: ModelSummary = { ...s };
+  delete (rest as { harnessByBenchmark?: unknown }).harnessByBenchmark;
+  const harness = s.harnessByBenchmark?.[name];
+  return {
+    ...rest,
+    datasetRevisions: sorted(revisions),
+    ...(harness !== undefined ? { harnessRevisions: harness } : {}),
+  };
 }
 
 /** The task indices of each benchmark of the Dataset, by name. */
@@ -149,8 +160,8 @@ export function benchmarkDataset(dataset: Dataset, name: string, indices: Uint32
   return {
     ...rest,
     tasks,
-    baseline: summaryOn(dataset.baseline, tasks, "baseline"),
-    candidate: summaryOn(dataset.candidate, tasks, "candidate"),
+    baseline: summaryOn(dataset.baseline, tasks, "baseline", name),
+    candidate: summaryOn(dataset.candidate, tasks, "candidate", name),
     reviewRevisions: [...reviewRevisions].sort((a, b) => a - b),
     ...(metrics !== undefined ? { metrics: subsetMetrics(metrics, indices) } : {}),
     ...(name !== DEFAULT_BENCHMARK ? { benchmarks: [name] } : {}),
