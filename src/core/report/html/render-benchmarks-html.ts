@@ -41,7 +41,7 @@ export function benchmarksHtmlBody(
     );
     if (b.report === null)
       for (const c of b.checks) body.push(`<p>❌ ${HTML_INLINE.text(c.detail, 2000)}</p>`);
-    else body.push(...sectionBody(b.report));
+    else for (const line of sectionBody(b.report)) body.push(line);
     body.push("</section>");
   }
   return body;
