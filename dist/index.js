@@ -65814,6 +65814,13 @@ function rewrittenGate(require, candidate) {
         ],
     };
 }
+/** The benchmarks of the ranked tasks, sorted. */
+function benchmarksOf(data) {
+    const names = new Set();
+    for (let i = 0; i < data.tasks.length; i++)
+        names.add(data.tasks.benchmark(i));
+    return [...names].sort(compareCodeUnits);
+}
 function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, clustered) {
     const policy = gate.policy;
     const out = [...gate.warnings];
@@ -65837,6 +65844,11 @@ function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, cluste
     }
     if (policy.require_same_harness && harness.length > 1) {
         out.push(`The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`);
+    }
+    const benchmarks = benchmarksOf(data);
+    if (benchmarks.length > 1) {
+        // evaluate decides each benchmark alone (docs/spec.md §4.5); the ranking does not split yet.
+        out.push(`The export holds ${benchmarks.length} benchmarks (${benchmarks.slice(0, 5).map(quote).join(", ")}${benchmarks.length > 5 ? ", …" : ""}): this ranking pools their tasks as one set; rank one benchmark's rows to compare the models within it.`);
     }
     if (clustered !== null)
         out.push(clustered);
@@ -67738,23 +67750,43 @@ function benchmarkTags(b) {
 }
 /** A benchmark's figures in generated text: margin, bounds, common valid tasks. */
 function benchmarkFigures(b) {
-    return [format_number_formatPp(b.margin), `${format_number_formatPp(b.lcb)} … ${format_number_formatPp(b.ucb)}`, format_number_formatCount(b.common_valid_tasks)];
+    return [formatPp(b.margin), `${formatPp(b.lcb)} … ${formatPp(b.ucb)}`, formatCount(b.common_valid_tasks)];
 }
 function markdownLines(benchmarks) {
     const rows = benchmarks.map((b) => {
         const tags = benchmarkTags(b);
         const name = `${escape_escapeCode(b.name, BENCHMARK_NAME_CHARS)}${tags.length === 0 ? "" : ` · ${tags.join(" · ")}`}`;
-        return [name, `${ICON[b.verdict]}&nbsp;${md(b.verdict, 20)}`, ...benchmarkFigures(b)];
+        const bounds = `${nowrap(format_number_formatPp(b.lcb))} … ${nowrap(format_number_formatPp(b.ucb))}`;
+        return [
+            name,
+            `${ICON[b.verdict]}&nbsp;${md(b.verdict, 20)}`,
+            nowrap(format_number_formatPp(b.margin)),
+            bounds,
+            format_number_formatCount(b.common_valid_tasks),
+        ];
     });
     return markdown_blocks_table(["Benchmark", "Verdict", "Margin", "LCB … UCB", "Common valid tasks"], ["l", "l", "r", "l", "r"], rows);
 }
-/** One benchmark's collapsed section: its own report, its headline one level down. */
+/**
+ * A name in a `<summary>`: that line is raw HTML to GitHub (no Markdown inside, so a backslash
+ * escape would show), so the inline escape without its backslashes: entities, and the zero-width
+ * breaks that keep mentions, references and autolinks from forming, stay.
+ */
+function summaryCode(name) {
+    const text = escape_escapeMarkdownInline(name, BENCHMARK_NAME_CHARS).replace(BACKSLASH_ESCAPE, "$1");
+    return `<code>${text}</code>`;
+}
+/** A backslash before ASCII punctuation: how escapeMarkdownInline escapes it. */
+const BACKSLASH_ESCAPE = /\\([!-/:-@[-`{-~])/g;
+/** A figure that stays on one line in a narrow column. */
+const nowrap = (s) => s.replaceAll(" ", "&nbsp;");
+/** One benchmark's collapsed section: its own report, as it would be alone. */
 function markdownSection(b, render, maxLength) {
-    const summary = `<b>Benchmark ${escape_escapeCode(b.name, BENCHMARK_NAME_CHARS)}</b> — ${ICON[b.verdict]} ${md(b.verdict, 20)}`;
+    const summary = `<b>Benchmark ${summaryCode(b.name)}</b> — ${ICON[b.verdict]} ${md(b.verdict, 20)}`;
     if (b.report === null) {
         return details(summary, b.checks.map((c) => `❌ ${prose_markdownProse(c.detail)}`));
     }
-    const text = render(b.report, maxLength).trimEnd().replace(/^## /, "### ");
+    const text = render(b.report, maxLength).trimEnd();
     return details(summary, text.split("\n"));
 }
 /** The Markdown of a report over several benchmarks. */
@@ -73878,7 +73910,9 @@ function newModelState() {
         datasetRevisions: new Set(),
         duplicateRows: 0,
         attempts: 0,
+        harnessByBenchmark: new Map(),
         lastHarness: undefined,
+        lastBenchmark: -1,
         lastRevision: undefined,
     };
 }
@@ -76108,8 +76142,8 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         table.setBenchmarks(benchmarks.column, benchmarks.names);
     return {
         tasks: table,
-        baseline: dataset_finish_summary(b.baseline, b.baselineState),
-        candidate: dataset_finish_summary(b.candidate, b.candidateState),
+        baseline: dataset_finish_summary(b.baseline, b.baselineState, b.benchmarkNames),
+        candidate: dataset_finish_summary(b.candidate, b.candidateState, b.benchmarkNames),
         modelsPresent: present,
         inputs,
         rowsRead,
@@ -76404,7 +76438,7 @@ function rankedSummary(b, k) {
     const st = b.ranked?.states[k];
     if (st === undefined)
         throw new Error(`dataset-finish: no ranked model ${k}`);
-    return dataset_finish_summary(b.ranked?.ids[k] ?? "", st);
+    return dataset_finish_summary(b.ranked?.ids[k] ?? "", st, b.benchmarkNames);
 }
 /** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
 function newTable(b, universe, eventStart) {
@@ -76442,12 +76476,17 @@ function addToTable(b, table, u, i, e) {
 function setLabelEvent(table, at, ev, evidence) {
     table.setEvent(at, ev.revision, validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined ? undefined : { reviewer: ev.reviewer, note: ev.note });
 }
-function dataset_finish_summary(config, st) {
+function dataset_finish_summary(config, st, benchmarkNames) {
+    const byBenchmark = Object.create(null);
+    for (const [k, set] of st.harnessByBenchmark) {
+        byBenchmark[benchmarkNames[k] ?? ""] = [...set].sort(compareCodeUnits);
+    }
     return {
         config,
         harnessRevisions: [...st.harnessRevisions].sort(compareCodeUnits),
         datasetRevisions: [...st.datasetRevisions].sort(compareCodeUnits),
         duplicateRows: st.duplicateRows,
+        ...(st.harnessByBenchmark.size > 1 ? { harnessByBenchmark: byBenchmark } : {}),
     };
 }
 /** Counts below this (each of the four) come from one shared object per combination. */
@@ -76882,10 +76921,17 @@ class DatasetBuilder extends LabelHistory {
             return false;
         // Rows of a harness revision and a dataset revision come in runs: a comparison with the last
         // one instead of a Set lookup (a hash of a fresh string) on every row.
-        if (row.harnessRevision !== model.lastHarness) {
+        const benchmark = this.cols.benchmark?.[i] ?? 0;
+        if (row.harnessRevision !== model.lastHarness || benchmark !== model.lastBenchmark) {
             const harness = this.internHarness(row.harnessRevision);
             model.harnessRevisions.add(harness);
+            const byBenchmark = model.harnessByBenchmark.get(benchmark);
+            if (byBenchmark === undefined)
+                model.harnessByBenchmark.set(benchmark, new Set([harness]));
+            else
+                byBenchmark.add(harness);
             model.lastHarness = harness;
+            model.lastBenchmark = benchmark;
         }
         if (rev !== model.lastRevision) {
             model.datasetRevisions.add(rev.name);
@@ -79746,10 +79792,9 @@ function reclassificationHeadline(v) {
  * (nothing is copied but the index list and, when the export has metrics, their columns).
  *
  * What is per benchmark and what is the export's: the tasks, their labels, the dataset
- * revisions each model ran (from the tasks it has rows on) and the review revisions are the
- * benchmark's; the harness revisions, duplicate rows, rows read, input files and the labels that
- * match no task are the export's (a row's harness is not kept per task, so the harness checks
- * look at every row of the two models).
+ * revisions each model ran (from the tasks it has rows on), the harness revisions of its rows (the
+ * reader keeps them by benchmark) and the review revisions are the benchmark's; duplicate rows,
+ * rows read, input files and the labels that match no task are the export's.
  */
 
 /** The tasks of `base` at `indices` (ascending), read through. */
@@ -79842,13 +79887,20 @@ function subsetMetrics(m, indices) {
 function sorted(values) {
     return [...new Set(values)].sort(compareCodeUnits);
 }
-/** The model's summary with the dataset revisions of the tasks it has rows on here. */
-function summaryOn(s, tasks, side) {
+/** The model's summary on one benchmark: the dataset revisions of its tasks here, its rows' harness revisions here. */
+function summaryOn(s, tasks, side, name) {
     const revisions = [];
     for (let i = 0; i < tasks.length; i++)
         if (tasks[side](i) !== undefined)
             revisions.push(tasks.datasetRevision(i));
-    return { ...s, datasetRevisions: sorted(revisions) };
+    const rest = { ...s };
+    delete rest.harnessByBenchmark;
+    const harness = s.harnessByBenchmark?.[name];
+    return {
+        ...rest,
+        datasetRevisions: sorted(revisions),
+        ...(harness !== undefined ? { harnessRevisions: harness } : {}),
+    };
 }
 /** The task indices of each benchmark of the Dataset, by name. */
 function benchmarkIndices(dataset) {
@@ -79879,8 +79931,8 @@ function benchmarkDataset(dataset, name, indices) {
     return {
         ...rest,
         tasks,
-        baseline: summaryOn(dataset.baseline, tasks, "baseline"),
-        candidate: summaryOn(dataset.candidate, tasks, "candidate"),
+        baseline: summaryOn(dataset.baseline, tasks, "baseline", name),
+        candidate: summaryOn(dataset.candidate, tasks, "candidate", name),
         reviewRevisions: [...reviewRevisions].sort((a, b) => a - b),
         ...(metrics !== undefined ? { metrics: subsetMetrics(metrics, indices) } : {}),
         ...(name !== DEFAULT_BENCHMARK ? { benchmarks: [name] } : {}),
@@ -81056,7 +81108,7 @@ const POLICY_LOG_FLAGS = [
     "unparsable",
 ];
 /** Rules whose change means the thresholds were re-examined (a later revisit with one is no snooze). */
-const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$)/;
+const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$|benchmarks\..*\.(common_valid_tasks|infra_error_rate|disputed_fraction|missing_fraction|observed_margin|production_canary)$)/;
 function parsed(text, file) {
     try {
         return { policy: parsePolicy(text, file) };
