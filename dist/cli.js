@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(237);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6597);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3832);
 /* harmony import */ var _read_retired_read_settings_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7674);
@@ -2557,7 +2557,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 237:
+/***/ 6597:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -3081,6 +3081,7 @@ const CHECK_LABEL = {
     observed_margin: "Margin lower bound (LCB)",
     append_only: "History append-only",
     reruns: "Re-runs of the eval",
+    benchmark_present: "Benchmark in the export",
 };
 const CHECK_UNIT = {
     common_valid_tasks: "count",
@@ -3096,6 +3097,7 @@ const CHECK_UNIT = {
     observed_margin: "pp",
     append_only: "count",
     reruns: "count",
+    benchmark_present: "count",
 };
 /** A check id we know (a report file from a newer version may carry others). */
 function isKnownCheck(id) {
@@ -3559,6 +3561,19 @@ function parseDate(input, example) {
         return fail(`${JSON.stringify(input)} is not a calendar date`);
     return ok(input);
 }
+/** Edit distance, for "did you mean" on unknown keys. */
+function editDistance(a, b) {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const cur = [i];
+        for (let j = 1; j <= b.length; j++) {
+            const sub = (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+            cur.push(Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, sub));
+        }
+        prev = cur;
+    }
+    return prev[b.length] ?? 0;
+}
 
 ;// CONCATENATED MODULE: ./src/core/policy/policy-types.ts
 /** The acceptance policy after parsing and validation (SPEC §1.3). */
@@ -3827,6 +3842,204 @@ function runsReport(input) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/core/report/markdown-blocks.ts
+/**
+ * Small Markdown builders the summary's sections share (render-markdown.ts, render-task-tables.ts):
+ * the Markdown inline formatter, escaped text, tables, collapsed sections, "… and N more" lines.
+ * Cells and summaries passed in must already be escaped or generated.
+ */
+
+
+
+
+/** Generated text in Markdown: no HTML, no emphasis by accident. */
+function genMd(s) {
+    return s
+        .replace(/&/g, "&amp;")
+        .replace(/</g, "&lt;")
+        .replace(/>/g, "&gt;")
+        .replace(/_/g, "\\_")
+        .replace(/\*/g, "\\*");
+}
+/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
+const MARKDOWN_INLINE = {
+    text: (s, max) => markdownProse(s, max),
+    code: (s, max) => escapeCode(s, max),
+    gen: genMd,
+    strong: (safe) => `**${safe}**`,
+};
+function md(s, maxChars) {
+    return maxChars === undefined ? escapeMarkdownInline(s) : escapeMarkdownInline(s, maxChars);
+}
+function table(header, align, rows) {
+    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
+    const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
+    return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
+}
+function details(summary, body, open = false) {
+    return [
+        open ? "<details open>" : "<details>",
+        `<summary>${summary}</summary>`,
+        "",
+        ...body,
+        "",
+        "</details>",
+    ];
+}
+/** "… and 1 more task." / "… and 2 more tasks." under a list cut at `shown` of `total`. */
+function moreLine(shown, total, one, many = `${one}s`) {
+    const rest = total - shown;
+    return rest > 0 ? ["", `… and ${rest} more ${(0,words/* pluralWord */.X)(rest, one, many)}.`] : [];
+}
+/** Values in <code>, the first `limit`, then "and N more"; a model without rows has none. */
+function codeList(items, limit) {
+    if (items.length === 0)
+        return "none (no rows)";
+    const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
+    const rest = items.length - shown.length;
+    return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
+}
+
+;// CONCATENATED MODULE: ./src/core/report/render-benchmarks.ts
+
+
+
+
+
+const ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
+/** Characters of a benchmark name shown in a line (the whole name is in the report JSON). */
+const BENCHMARK_NAME_CHARS = 80;
+/** What a benchmark's line says besides its figures: canary, not required, not in the export. */
+function benchmarkTags(b) {
+    const tags = [];
+    if (b.canary)
+        tags.push("canary");
+    if (!b.required)
+        tags.push("not required");
+    if (b.report === null)
+        tags.push("not in the export");
+    if (b.holm.harm)
+        tags.push("harm holds after Holm");
+    return tags;
+}
+/** A benchmark's figures in generated text: margin, bounds, common valid tasks. */
+function benchmarkFigures(b) {
+    return [format_number_formatPp(b.margin), `${format_number_formatPp(b.lcb)} … ${format_number_formatPp(b.ucb)}`, formatCount(b.common_valid_tasks)];
+}
+function markdownLines(benchmarks) {
+    const rows = benchmarks.map((b) => {
+        const tags = benchmarkTags(b);
+        const name = `${escapeCode(b.name, BENCHMARK_NAME_CHARS)}${tags.length === 0 ? "" : ` · ${tags.join(" · ")}`}`;
+        const bounds = `${nowrap(format_number_formatPp(b.lcb))} … ${nowrap(format_number_formatPp(b.ucb))}`;
+        return [
+            name,
+            `${ICON[b.verdict]}&nbsp;${md(b.verdict, 20)}`,
+            nowrap(format_number_formatPp(b.margin)),
+            bounds,
+            formatCount(b.common_valid_tasks),
+        ];
+    });
+    return table(["Benchmark", "Verdict", "Margin", "LCB … UCB", "Common valid tasks"], ["l", "l", "r", "l", "r"], rows);
+}
+/**
+ * A name in a `<summary>`: that line is raw HTML to GitHub (no Markdown inside, so a backslash
+ * escape would show), so the inline escape without its backslashes: entities, and the zero-width
+ * breaks that keep mentions, references and autolinks from forming, stay.
+ */
+function summaryCode(name) {
+    const text = escapeMarkdownInline(name, BENCHMARK_NAME_CHARS).replace(BACKSLASH_ESCAPE, "$1");
+    return `<code>${text}</code>`;
+}
+/** A backslash before ASCII punctuation: how escapeMarkdownInline escapes it. */
+const BACKSLASH_ESCAPE = /\\([!-/:-@[-`{-~])/g;
+/** A figure that stays on one line in a narrow column. */
+const nowrap = (s) => s.replaceAll(" ", "&nbsp;");
+/** One benchmark's collapsed section: its own report, as it would be alone. */
+function markdownSection(b, render, maxLength) {
+    const summary = `<b>Benchmark ${summaryCode(b.name)}</b> — ${ICON[b.verdict]} ${md(b.verdict, 20)}`;
+    if (b.report === null) {
+        return details(summary, b.checks.map((c) => `❌ ${markdownProse(c.detail)}`));
+    }
+    const text = render(b.report, maxLength).trimEnd();
+    return details(summary, text.split("\n"));
+}
+/** The Markdown of a report over several benchmarks. */
+function renderBenchmarksMarkdown(report, benchmarks, frame, render, options) {
+    const head = [];
+    if (options.marker !== undefined)
+        head.push([options.marker]);
+    head.push(markdownLines(benchmarks));
+    head.push([frame.headline]);
+    for (const r of report.reasons)
+        head.push([markdownProse(r)]);
+    head.push([...frame.warnings]);
+    const top = head
+        .filter((b) => b.length > 0)
+        .map((b) => b.join("\n"))
+        .join("\n\n");
+    const tail = frame.policyChanges.join("\n");
+    // Each section gets an equal share of what the limit leaves (it trims itself to fit, with a note).
+    const room = options.maxLength === undefined ? undefined : options.maxLength - top.length - tail.length - 200;
+    const share = room === undefined ? undefined : Math.max(2000, Math.floor(room / benchmarks.length) - 200);
+    const sections = benchmarks.map((b) => markdownSection(b, render, share).join("\n"));
+    return [top, ...sections, ...(tail === "" ? [] : [tail])].join("\n\n") + "\n";
+}
+/** Untrusted text for a terminal line. */
+function plain(s) {
+    return neutraliseLogLine(wholeText(s, BENCHMARK_NAME_CHARS, "…"));
+}
+/** The plain text of a report over several benchmarks: lines, overall verdict, each benchmark's text. */
+function renderBenchmarksText(report, benchmarks, render) {
+    const out = ["Benchmarks"];
+    const rows = benchmarks.map((b) => {
+        const tags = benchmarkTags(b);
+        return [
+            `${plain(b.name)}${tags.length === 0 ? "" : ` (${tags.join(", ")})`}`,
+            b.verdict.toUpperCase(),
+            ...benchmarkFigures(b),
+        ];
+    });
+    const width = (k) => rows.reduce((w, r) => Math.max(w, Array.from(r[k] ?? "").length), 0);
+    const pad = (s, w) => s + " ".repeat(Math.max(0, w - Array.from(s).length));
+    const w0 = width(0);
+    const w1 = width(1);
+    for (const r of rows) {
+        out.push(`  ${pad(r[0] ?? "", w0)}  ${pad(r[1] ?? "", w1)}  margin ${r[2] ?? ""}  bounds ${r[3] ?? ""}  ${r[4] ?? ""} common valid tasks`);
+    }
+    const { baseline, candidate } = report.models;
+    out.push("", `${report.verdict.toUpperCase()} overall — candidate ${plain(candidate.config)} over baseline ${plain(baseline.config)}`);
+    for (const r of report.reasons)
+        out.push(`  ${neutraliseLogLine(wholeText(r))}`);
+    for (const w of report.warnings)
+        out.push(`  ! ${neutraliseLogLine(wholeText(w))}`);
+    for (const b of benchmarks) {
+        out.push("", `=== Benchmark ${plain(b.name)}: ${b.verdict.toUpperCase()} ===`, "");
+        if (b.report === null)
+            for (const c of b.checks)
+                out.push(`  FAIL  ${neutraliseLogLine(wholeText(c.detail))}`);
+        else
+            out.push(render(b.report).trimEnd());
+    }
+    return out.join("\n") + "\n";
+}
+/** The check run's title over several benchmarks: generated words and counts only. */
+function render_benchmarks_benchmarksTitle(report, benchmarks) {
+    const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
+    const required = benchmarks.filter((b) => b.required);
+    const accepting = required.filter((b) => b.verdict === "accept").length;
+    const harmed = benchmarks.filter((b) => b.holm.harm).length;
+    const n = benchmarks.length;
+    if (report.verdict === "reject" && harmed > 0) {
+        return `${verdict}: shown worse on ${harmed} of ${plural(n, "benchmark")} after Holm's adjustment`;
+    }
+    if (report.verdict === "reject")
+        return `${verdict}: production canary failed (${plural(n, "benchmark")})`;
+    const open = required.length - accepting;
+    return report.verdict === "accept"
+        ? `${verdict}: all ${plural(required.length, "required benchmark")} accept (${plural(n, "benchmark")} in all)`
+        : `${verdict}: ${open} of ${plural(required.length, "required benchmark")} ${pluralWord(open, "does", "do")} not accept`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/verdict-text.ts
 /**
  * The words a reviewer reads first, for every rendering (Markdown comment and summary, plain text,
@@ -3836,6 +4049,7 @@ function runsReport(input) {
  * Untrusted text (check details, task ids, threshold text) goes through the caller's `Inline`
  * formatter, which escapes it for its target; generated text goes through `gen`.
  */
+
 
 
 
@@ -4198,7 +4412,7 @@ function expiredPolicyNote(report) {
 }
 /** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
 function checkRunTitle(report) {
-    const title = verdictTitle(report);
+    const title = report.benchmarks === undefined ? verdictTitle(report) : benchmarksTitle(report, report.benchmarks);
     const shopping = shoppingLine(report.verdict, report.runs);
     return shopping === null ? title : `${title} — ${shopping}`;
 }
@@ -4793,7 +5007,7 @@ function moreSentence(shown, listed, count, noun) {
     const inFile = listed >= count ? "in the report file" : `(the report file lists the first ${formatCount(listed)})`;
     return `… and ${(0,words/* plural */.L)(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`;
 }
-function moreLine(shown, listed, count, noun) {
+function render_since_last_run_moreLine(shown, listed, count, noun) {
     const more = moreSentence(shown, listed, count, noun);
     return more === null ? [] : ["", more];
 }
@@ -4844,8 +5058,8 @@ function flipsMd(c, items, revisions) {
         ]) {
             if (m === null)
                 continue;
-            notes.push(...moreLine(Math.min(items, m.pass_to_fail.length), m.pass_to_fail.length, m.pass_to_fail_count, `${role} pass → fail task`));
-            notes.push(...moreLine(Math.min(items, m.fail_to_pass.length), m.fail_to_pass.length, m.fail_to_pass_count, `${role} fail → pass task`));
+            notes.push(...render_since_last_run_moreLine(Math.min(items, m.pass_to_fail.length), m.pass_to_fail.length, m.pass_to_fail_count, `${role} pass → fail task`));
+            notes.push(...render_since_last_run_moreLine(Math.min(items, m.fail_to_pass.length), m.fail_to_pass.length, m.fail_to_pass_count, `${role} fail → pass task`));
         }
         out.push("", ...mdDetails(`${(0,words/* plural */.L)(flipsOf(c), "task", "tasks")} whose result flipped`, [
             "A flip is a change of the task's pass rate for that model (for one attempt: pass ↔ fail); the rates are shown.",
@@ -4873,7 +5087,7 @@ function labelsMd(c, items, revisions) {
     ]);
     return mdDetails(`${(0,words/* plural */.L)(l.count, "label", "labels")} changed (${how})`, [
         ...mdTable(["Task", "Before", "After", "Review revision"], "|:--|:--|:--|--:|", rows),
-        ...moreLine(rows.length, l.tasks.length, l.count, "label"),
+        ...render_since_last_run_moreLine(rows.length, l.tasks.length, l.count, "label"),
     ]);
 }
 function moversMd(c, items, revisions) {
@@ -4895,7 +5109,7 @@ function moversMd(c, items, revisions) {
         "A task's contribution to Δ̂ is its d / N\\_v on the common valid tasks V (0 outside V); the changes of all tasks add up to Δ̂'s change.",
         "",
         ...mdTable(["Task", "d before", "d after", "Contribution before", "after", "Change"], "|:--|--:|--:|--:|--:|--:|", rows),
-        ...moreLine(rows.length, m.tasks.length, m.count, "task"),
+        ...render_since_last_run_moreLine(rows.length, m.tasks.length, m.count, "task"),
     ]);
 }
 /**
@@ -5129,64 +5343,6 @@ function sinceLastRunHtml(report) {
     return out;
 }
 
-;// CONCATENATED MODULE: ./src/core/report/markdown-blocks.ts
-/**
- * Small Markdown builders the summary's sections share (render-markdown.ts, render-task-tables.ts):
- * the Markdown inline formatter, escaped text, tables, collapsed sections, "… and N more" lines.
- * Cells and summaries passed in must already be escaped or generated.
- */
-
-
-
-
-/** Generated text in Markdown: no HTML, no emphasis by accident. */
-function genMd(s) {
-    return s
-        .replace(/&/g, "&amp;")
-        .replace(/</g, "&lt;")
-        .replace(/>/g, "&gt;")
-        .replace(/_/g, "\\_")
-        .replace(/\*/g, "\\*");
-}
-/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
-const MARKDOWN_INLINE = {
-    text: (s, max) => markdownProse(s, max),
-    code: (s, max) => escapeCode(s, max),
-    gen: genMd,
-    strong: (safe) => `**${safe}**`,
-};
-function md(s, maxChars) {
-    return maxChars === undefined ? escapeMarkdownInline(s) : escapeMarkdownInline(s, maxChars);
-}
-function table(header, align, rows) {
-    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
-    const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
-    return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
-}
-function details(summary, body, open = false) {
-    return [
-        open ? "<details open>" : "<details>",
-        `<summary>${summary}</summary>`,
-        "",
-        ...body,
-        "",
-        "</details>",
-    ];
-}
-/** "… and 1 more task." / "… and 2 more tasks." under a list cut at `shown` of `total`. */
-function markdown_blocks_moreLine(shown, total, one, many = `${one}s`) {
-    const rest = total - shown;
-    return rest > 0 ? ["", `… and ${rest} more ${(0,words/* pluralWord */.X)(rest, one, many)}.`] : [];
-}
-/** Values in <code>, the first `limit`, then "and N more"; a model without rows has none. */
-function codeList(items, limit) {
-    if (items.length === 0)
-        return "none (no rows)";
-    const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
-    const rest = items.length - shown.length;
-    return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
-}
-
 ;// CONCATENATED MODULE: ./src/core/report/render-guardrails.ts
 
 
@@ -5398,6 +5554,48 @@ function guardrailsHtml(report) {
     ];
 }
 
+;// CONCATENATED MODULE: ./src/core/report/html/render-benchmarks-html.ts
+/**
+ * The HTML page's body for a report over several benchmarks (render-benchmarks.ts has the other
+ * formats): one row per benchmark, the overall verdict and why, then each benchmark's own page
+ * body under its heading. Benchmark names are untrusted: through HTML_INLINE.
+ */
+
+
+
+const render_benchmarks_html_ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
+function verdictSpan(verdict) {
+    return `<span class="verdict-${escapeHtmlGenerated(verdict)}">${render_benchmarks_html_ICON[verdict] ?? "❔"} ${escapeHtmlText(verdict, 20)}</span>`;
+}
+function benchmarksHtmlBody(report, benchmarks, sectionBody) {
+    const rows = benchmarks.map((b) => {
+        const tags = benchmarkTags(b);
+        const name = HTML_INLINE.code(b.name, BENCHMARK_NAME_CHARS) +
+            (tags.length === 0 ? "" : ` ${escapeHtmlGenerated(`· ${tags.join(" · ")}`)}`);
+        return [name, verdictSpan(b.verdict), ...benchmarkFigures(b).map(escapeHtmlGenerated)];
+    });
+    const { baseline, candidate } = report.models;
+    const body = [
+        htmlTable(["Benchmark", "Verdict", "Margin", "LCB … UCB", "Common valid tasks"], rows, {
+            numeric: [2, 4],
+        }),
+        `<h1>${verdictSpan(report.verdict)} overall — candidate ${HTML_INLINE.code(candidate.config, 120)} over baseline ${HTML_INLINE.code(baseline.config, 120)}</h1>`,
+        ...report.reasons.map((r) => `<p>${HTML_INLINE.text(r, 2000)}</p>`),
+        ...warningBoxes(report.warnings, (w) => HTML_INLINE.text(w, 400)),
+    ];
+    for (const b of benchmarks) {
+        body.push(`<section><h2>Benchmark ${HTML_INLINE.code(b.name, BENCHMARK_NAME_CHARS)} — ${verdictSpan(b.verdict)}</h2>`);
+        if (b.report === null)
+            for (const c of b.checks)
+                body.push(`<p>❌ ${HTML_INLINE.text(c.detail, 2000)}</p>`);
+        else
+            for (const line of sectionBody(b.report))
+                body.push(line);
+        body.push("</section>");
+    }
+    return body;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/html/render-evaluate-html.ts
 /**
  * The evaluate report as one self-contained HTML page (`model-gate evaluate --format html`): the
@@ -5420,16 +5618,17 @@ function guardrailsHtml(report) {
 
 
 
+
 const render_evaluate_html_f = HTML_INLINE;
 const render_evaluate_html_g = (s) => render_evaluate_html_f.gen(s);
 const render_evaluate_html_p = (safe, cls) => `<p${cls === undefined ? "" : ` class="${cls}"`}>${safe}</p>`;
-const ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
+const render_evaluate_html_ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
 function headline(report) {
     const { baseline, candidate } = report.models;
     const verdict = report.verdict;
-    const cls = verdict in ICON ? ` class="verdict-${verdict}"` : "";
+    const cls = verdict in render_evaluate_html_ICON ? ` class="verdict-${verdict}"` : "";
     const expired = expiredPolicyNote(report);
-    return `<h1><span${cls}>${ICON[verdict] ?? "❔"} ${escapeHtmlText(verdict, 20)}</span>${expired === null ? "" : render_evaluate_html_g(` (⌛ ${expired})`)} — candidate ${render_evaluate_html_f.code(candidate.config, 120)} over baseline ${render_evaluate_html_f.code(baseline.config, 120)}</h1>`;
+    return `<h1><span${cls}>${render_evaluate_html_ICON[verdict] ?? "❔"} ${escapeHtmlText(verdict, 20)}</span>${expired === null ? "" : render_evaluate_html_g(` (⌛ ${expired})`)} — candidate ${render_evaluate_html_f.code(candidate.config, 120)} over baseline ${render_evaluate_html_f.code(baseline.config, 120)}</h1>`;
 }
 const MARK_LEGEND = [
     `<li><svg width="14" height="10" aria-hidden="true"><circle cx="7" cy="5" r="4.5" fill="${COLOURS.point}"/></svg> Δ̂, the observed margin on the common valid tasks</li>`,
@@ -5579,6 +5778,13 @@ function settingsSection(report) {
 }
 /** The page. Deterministic: the same report gives the same bytes. */
 function renderEvaluateHtml(report) {
+    const body = report.benchmarks === undefined
+        ? evaluateBody(report)
+        : benchmarksHtmlBody(report, report.benchmarks, evaluateBody);
+    return htmlDocument("Model acceptance gate", body.join("\n"));
+}
+/** The page's body for one report (one benchmark's, or the only one). */
+function evaluateBody(report) {
     const body = [headline(report), render_evaluate_html_p(whySentence(report, render_evaluate_html_f))];
     for (const line of guardrailsHtml(report))
         body.push(line);
@@ -5602,7 +5808,7 @@ function renderEvaluateHtml(report) {
         body.push(line);
     for (const line of settingsSection(report))
         body.push(line);
-    return htmlDocument("Model acceptance gate", body.join("\n"));
+    return body;
 }
 
 ;// CONCATENATED MODULE: ./src/core/model.ts
@@ -20868,6 +21074,108 @@ function toGuardrails(d) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/policy/policy-benchmarks.ts
+/**
+ * The policy's `benchmarks:` (docs/policy.md "Several benchmarks"): a mapping from a benchmark's
+ * name (the export rows' `benchmark`) to a flat entry of accept_if keys that override the
+ * top-level ones for that benchmark, `required` (default true) and `canary` (default false). The
+ * loader (load-policy.ts) checks each entry's shape with the accept_if fields' own parsers; this
+ * file checks the names and the canary, and merges each entry over the top-level accept_if.
+ */
+
+
+/** The keys of an entry besides the accept_if ones. */
+const BENCHMARK_ENTRY_KEYS = ["required", "canary"];
+/** A benchmark name, as the export's rows may give it (docs/spec.md §1.1: at most 4,096 characters). */
+const MAX_BENCHMARK_NAME = 4096;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+function nameProblem(name) {
+    if (name.trim() === "")
+        return "expected a benchmark name (a non-empty string, as the export's `benchmark`)";
+    if (name.length > MAX_BENCHMARK_NAME)
+        return `a benchmark name is at most ${MAX_BENCHMARK_NAME} characters`;
+    if (CONTROL.test(name))
+        return `expected no control characters in a benchmark name; got ${describeValue(name)}`;
+    return null;
+}
+/**
+ * `benchmarks:` as a zod schema over the loader's entry schema: a mapping (never empty), names the
+ * export can carry, a canary that is required, and at most one canary.
+ */
+function benchmarksSchema(entry, mapping) {
+    return record(schemas_string(), entry, mapping).superRefine((entries, ctx) => {
+        const names = Object.keys(entries);
+        if (names.length === 0) {
+            ctx.addIssue({
+                code: "custom",
+                message: "expected at least one benchmark, e.g. benchmarks: { private-canary: { required: true } }; omit the key to decide every benchmark by accept_if",
+                input: entries,
+            });
+        }
+        let canary = null;
+        for (const name of names) {
+            const e = entries[name];
+            const bad = nameProblem(name);
+            if (bad !== null)
+                ctx.addIssue({ code: "custom", message: bad, path: [name], input: name });
+            if (e.canary === true && e.required === false) {
+                ctx.addIssue({
+                    code: "custom",
+                    message: "the canary benchmark is always required (it meets production_canary: passes by accepting); remove required: false or canary: true",
+                    path: [name, "required"],
+                    input: false,
+                });
+            }
+            if (e.canary === true) {
+                if (canary !== null) {
+                    ctx.addIssue({
+                        code: "custom",
+                        message: `only one benchmark can be the canary; ${describeValue(canary)} already is`,
+                        path: [name, "canary"],
+                        input: true,
+                    });
+                }
+                else
+                    canary = name;
+            }
+        }
+    });
+}
+/** The accept_if keys an entry may set, in the order of accept_if. */
+const ACCEPT_IF_KEYS = [
+    "common_valid_tasks",
+    "infra_error_rate",
+    "disputed_fraction",
+    "missing_fraction",
+    "observed_margin",
+    "production_canary",
+];
+/** The entries merged over the top-level accept_if, sorted by name (code units). */
+function benchmarkPolicies(entries, top) {
+    const names = Object.keys(entries).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return names.map((name) => {
+        const e = entries[name];
+        const missing = e.missing_fraction ?? top.missing_fraction;
+        const acceptIf = {
+            common_valid_tasks: e.common_valid_tasks ?? top.common_valid_tasks,
+            infra_error_rate: e.infra_error_rate ?? top.infra_error_rate,
+            disputed_fraction: e.disputed_fraction ?? top.disputed_fraction,
+            ...(missing !== undefined ? { missing_fraction: missing } : {}),
+            delta0: e.observed_margin?.delta0 ?? top.delta0,
+            observed_margin_text: e.observed_margin?.text ?? top.observed_margin_text,
+            production_canary: e.production_canary ?? top.production_canary,
+        };
+        return {
+            name,
+            accept_if: acceptIf,
+            overrides: ACCEPT_IF_KEYS.filter((k) => e[k] !== undefined),
+            required: e.canary === true || (e.required ?? true),
+            canary: e.canary ?? false,
+        };
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/core/policy/load-policy.ts
 /**
  * The policy loader (SPEC §1.3): plain YAML 1.2 (core schema) in, a validated `Policy` out, or an
@@ -20883,6 +21191,7 @@ function toGuardrails(d) {
  *   3. shape (zod strict objects at every level): unknown keys, missing keys, wrong types,
  *      threshold and date syntax.
  */
+
 
 
 
@@ -21230,6 +21539,7 @@ const policySchema = strictObject({
     margin: marginSchema.optional(),
     on_unresolved: oneOf(["fail", "neutral"]).optional(),
     rank: rankSchema.optional(),
+    benchmarks: benchmarksSchema(acceptIfSchema.partial().extend({ required: booleanField.optional(), canary: booleanField.optional() }), load_policy_mapping).optional(),
     reruns: oneOf(["latest", "pool", "fail"]).optional(),
     guardrails: guardrailsSchema.optional(),
 }, load_policy_mapping);
@@ -21238,6 +21548,7 @@ const ALLOWED_KEYS = new Map([
     [pathKey(["accept_if"]), Object.keys(acceptIfSchema.shape)],
     [pathKey(["margin"]), Object.keys(marginSchema.shape)],
     [pathKey(["rank"]), Object.keys(rankSchema.shape)],
+    ["benchmarks.*", [...Object.keys(acceptIfSchema.shape), ...BENCHMARK_ENTRY_KEYS]],
 ]);
 const MISSING_HINT = {
     owner: 'who answers for the thresholds, e.g. owner: "@acme/eval-owners"',
@@ -21248,22 +21559,9 @@ const MISSING_HINT = {
     "accept_if.disputed_fraction": 'e.g. disputed_fraction: "< 5%"',
     "accept_if.observed_margin": `e.g. observed_margin: "${OBSERVED_MARGIN_BASE}"`,
 };
-/** Edit distance, for "did you mean" on unknown keys. */
-function distance(a, b) {
-    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-        const cur = [i];
-        for (let j = 1; j <= b.length; j++) {
-            const sub = (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-            cur.push(Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, sub));
-        }
-        prev = cur;
-    }
-    return prev[b.length] ?? 0;
-}
 function unknownKeyMessage(key, allowed) {
     const near = allowed
-        .map((k) => ({ k, d: distance(key.toLowerCase(), k) }))
+        .map((k) => ({ k, d: editDistance(key.toLowerCase(), k) }))
         .filter(({ d }) => d <= Math.max(2, Math.floor(key.length / 4)))
         .sort((a, b) => a.d - b.d || a.k.localeCompare(b.k))[0];
     const guess = near ? ` did you mean "${near.k}"?` : "";
@@ -21276,7 +21574,8 @@ function shapeProblems(issues, conv, at) {
     for (const issue of issues) {
         const path = issue.path.map(String);
         if (issue.code === "unrecognized_keys") {
-            const allowed = ALLOWED_KEYS.get(pathKey(path)) ?? (path[0] === "guardrails" ? GUARDRAIL_KEYS : []);
+            const entry = path.length === 2 && path[0] === "benchmarks" ? "benchmarks.*" : pathKey(path);
+            const allowed = ALLOWED_KEYS.get(entry) ?? (path[0] === "guardrails" ? GUARDRAIL_KEYS : []);
             for (const key of issue.keys) {
                 const p = [...path, key];
                 const e = entryAt(p);
@@ -21395,6 +21694,7 @@ function toPolicy(d) {
         ...(d.rank !== undefined
             ? { rank: { require: d.rank.require ?? "top_resolved", reference: d.rank.reference ?? null } }
             : {}),
+        ...(d.benchmarks !== undefined ? { benchmarks: benchmarkPolicies(d.benchmarks, acceptIf) } : {}),
         reruns: d.reruns ?? POLICY_DEFAULTS.reruns,
         ...(d.guardrails !== undefined ? { guardrails: toGuardrails(d.guardrails) } : {}),
     };
@@ -21451,6 +21751,8 @@ function isExpired(policy, today) {
  * - `standard_error` paired ↔ clustered: the clustered (CR1) error is usually wider with
  *   correlated tasks but can be narrower with few or anti-correlated clusters, so neither is the
  *   stricter one in general;
+ * - `benchmarks.NAME.*`: each benchmark's bar as the top-level rules (above); `required` and
+ *   `canary` dropped loosen;
  * - `rank.require` and `rank.reference` (the ranking's gate, docs/rank.md): `top_resolved` asks
  *   nothing of the candidate, and `top_group` and `above_reference` ask different things, so no
  *   requirement is stricter than another in general; a new reference is another comparison.
@@ -21571,6 +21873,7 @@ function diffPolicies(base, head) {
             valueChange(base.rank?.require ?? "top_resolved", head.rank?.require ?? "top_resolved", policy_diff_never),
         ],
         ["rank.reference", nullableChange(base.rank?.reference ?? null, head.rank?.reference ?? null)],
+        ...benchmarkRules(base, head),
     ];
     for (const rule of guardrailRules(base.guardrails ?? [], head.guardrails ?? []))
         rules.push(rule);
@@ -21604,6 +21907,55 @@ function guardrailRules(base, head) {
             [`${key}.missing`, thresholdChange(b.missing, h.missing, false)],
         ];
     });
+}
+/** The accept_if rules of one benchmark's bar, keyed as in the policy (one-line changes). */
+function acceptIfRules(a, b) {
+    return {
+        common_valid_tasks: thresholdChange(a.common_valid_tasks, b.common_valid_tasks, true),
+        infra_error_rate: thresholdChange(a.infra_error_rate, b.infra_error_rate, false),
+        disputed_fraction: thresholdChange(a.disputed_fraction, b.disputed_fraction, false),
+        missing_fraction: thresholdChange(a.missing_fraction, b.missing_fraction, false),
+        observed_margin: a.delta0 === b.delta0
+            ? null
+            : { base: a.observed_margin_text, head: b.observed_margin_text, loosening: b.delta0 < a.delta0 },
+        production_canary: a.production_canary === b.production_canary
+            ? null
+            : {
+                base: a.production_canary ? "passes" : null,
+                head: b.production_canary ? "passes" : null,
+                loosening: a.production_canary,
+            },
+    };
+}
+/**
+ * `benchmarks.NAME.KEY` rules, by name: a key either side's entry sets is compared as the bar that
+ * benchmark meets on each side (the entry's, else the top-level one), so an override laxer than
+ * the bar it replaces is a loosening; `required` (null: no entry) and `canary` loosen when dropped.
+ */
+function benchmarkRules(base, head) {
+    const entries = (p) => new Map((p.benchmarks ?? []).map((e) => [e.name, e]));
+    const b = entries(base);
+    const h = entries(head);
+    const names = [...new Set([...b.keys(), ...h.keys()])].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    const rules = [];
+    for (const name of names) {
+        const x = b.get(name);
+        const y = h.get(name);
+        const keys = new Set([...(x?.overrides ?? []), ...(y?.overrides ?? [])]);
+        const bars = acceptIfRules(x?.accept_if ?? base.accept_if, y?.accept_if ?? head.accept_if);
+        for (const [key, change] of Object.entries(bars))
+            if (keys.has(key))
+                rules.push([`benchmarks.${name}.${key}`, change]);
+        const required = (e) => (e === undefined ? null : String(e.required));
+        const [rb, rh] = [required(x), required(y)];
+        rules.push([
+            `benchmarks.${name}.required`,
+            rb === rh ? null : { base: rb, head: rh, loosening: rb === "true" },
+        ]);
+        const [cb, ch] = [x?.canary ?? false, y?.canary ?? false];
+        rules.push([`benchmarks.${name}.canary`, valueChange(cb, ch, (u, v) => u && !v)]);
+    }
+    return rules;
 }
 /**
  * Diff the policy texts at a PR's base and head. The base must parse (it decides; its InputError
@@ -21922,7 +22274,7 @@ function shownReviewHistory(history, limit) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "2.7.0";
+const SCHEMA_VERSION = "2.8.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 
@@ -22781,6 +23133,425 @@ function reclassificationHeadline(v) {
     return `Review revision ${r.revision} reclassified ${tasks}; the verdict moved from ${from} to ${to}.`;
 }
 
+;// CONCATENATED MODULE: ./src/core/decision/benchmark-dataset.ts
+/**
+ * One benchmark's tasks as a Dataset of their own (docs/spec.md §4.6): the gate runs its whole
+ * comparison on it, so tasks of different benchmarks never mix. The tasks are a view by index
+ * (nothing is copied but the index list and, when the export has metrics, their columns).
+ *
+ * What is per benchmark and what is the export's: the tasks, their labels, the dataset
+ * revisions each model ran (from the tasks it has rows on), the harness revisions of its rows (the
+ * reader keeps them by benchmark) and the review revisions are the benchmark's; duplicate rows,
+ * rows read, input files and the labels that match no task are the export's.
+ */
+
+/** The tasks of `base` at `indices` (ascending), read through. */
+class SubsetTable {
+    base;
+    indices;
+    constructor(base, indices) {
+        this.base = base;
+        this.indices = indices;
+    }
+    get length() {
+        return this.indices.length;
+    }
+    at(i) {
+        const j = this.indices[i];
+        if (j === undefined)
+            throw new Error(`TaskTable: no task ${i} (of ${this.indices.length})`);
+        return j;
+    }
+    datasetRevision(i) {
+        return this.base.datasetRevision(this.at(i));
+    }
+    taskId(i) {
+        return this.base.taskId(this.at(i));
+    }
+    validity(i) {
+        return this.base.validity(this.at(i));
+    }
+    reviewRevision(i) {
+        return this.base.reviewRevision(this.at(i));
+    }
+    cluster(i) {
+        return this.base.cluster(this.at(i));
+    }
+    benchmark(i) {
+        return this.base.benchmark(this.at(i));
+    }
+    baseline(i) {
+        return this.base.baseline(this.at(i));
+    }
+    candidate(i) {
+        return this.base.candidate(this.at(i));
+    }
+    evidence(i) {
+        return this.base.evidence(this.at(i));
+    }
+    labelCount(i) {
+        return this.base.labelCount(this.at(i));
+    }
+    lastLabelRevision(i) {
+        return this.base.lastLabelRevision(this.at(i));
+    }
+    eventRevision(i, k) {
+        return this.base.eventRevision(this.at(i), k);
+    }
+    eventValidity(i, k) {
+        return this.base.eventValidity(this.at(i), k);
+    }
+    eventFile(i, k) {
+        return this.base.eventFile(this.at(i), k);
+    }
+    eventLine(i, k) {
+        return this.base.eventLine(this.at(i), k);
+    }
+    history(i) {
+        return this.base.history(this.at(i));
+    }
+    record(i) {
+        return this.base.record(this.at(i));
+    }
+}
+function subsetColumn(c, indices) {
+    if (c === undefined)
+        return undefined;
+    const sum = new Float64Array(indices.length);
+    const count = new Float64Array(indices.length);
+    indices.forEach((j, i) => {
+        sum[i] = c.sum[j];
+        count[i] = c.count[j];
+    });
+    return { sum, count };
+}
+function subsetMetrics(m, indices) {
+    return {
+        names: m.names,
+        baseline: m.baseline.map((c) => subsetColumn(c, indices)),
+        candidate: m.candidate.map((c) => subsetColumn(c, indices)),
+    };
+}
+function sorted(values) {
+    return [...new Set(values)].sort(compareCodeUnits);
+}
+/** The model's summary on one benchmark: the dataset revisions of its tasks here, its rows' harness revisions here. */
+function summaryOn(s, tasks, side, name) {
+    const revisions = [];
+    for (let i = 0; i < tasks.length; i++)
+        if (tasks[side](i) !== undefined)
+            revisions.push(tasks.datasetRevision(i));
+    const rest = { ...s };
+    delete rest.harnessByBenchmark;
+    const harness = s.harnessByBenchmark?.[name];
+    return {
+        ...rest,
+        datasetRevisions: sorted(revisions),
+        ...(harness !== undefined ? { harnessRevisions: harness } : {}),
+    };
+}
+/** The task indices of each benchmark of the Dataset, by name. */
+function benchmarkIndices(dataset) {
+    const lists = new Map();
+    const tasks = dataset.tasks;
+    for (let i = 0; i < tasks.length; i++) {
+        const name = tasks.benchmark(i);
+        const list = lists.get(name);
+        if (list === undefined)
+            lists.set(name, [i]);
+        else
+            list.push(i);
+    }
+    return new Map([...lists].map(([name, list]) => [name, Uint32Array.from(list)]));
+}
+/** The Dataset of the tasks at `indices` (one benchmark's, ascending), named `name`. */
+function benchmarkDataset(dataset, name, indices) {
+    const tasks = new SubsetTable(dataset.tasks, indices);
+    const reviewRevisions = new Set();
+    for (let i = 0; i < tasks.length; i++) {
+        for (let k = 0; k < tasks.labelCount(i); k++)
+            reviewRevisions.add(tasks.eventRevision(i, k));
+    }
+    const metrics = dataset.metrics;
+    const rest = { ...dataset };
+    delete rest.metrics;
+    delete rest.benchmarks;
+    return {
+        ...rest,
+        tasks,
+        baseline: summaryOn(dataset.baseline, tasks, "baseline", name),
+        candidate: summaryOn(dataset.candidate, tasks, "candidate", name),
+        reviewRevisions: [...reviewRevisions].sort((a, b) => a - b),
+        ...(metrics !== undefined ? { metrics: subsetMetrics(metrics, indices) } : {}),
+        ...(name !== DEFAULT_BENCHMARK ? { benchmarks: [name] } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/benchmark-holm.ts
+/**
+ * Holm's step-down over the B harm claims of several benchmarks (docs/spec.md §4.6): benchmark b's
+ * claim "the candidate is worse by at least δ₀_b here" is today's reject rule (every evidence
+ * check passes and UCB ≤ δ₀_b), with the UCB one-sided at level α/(B − r) once r claims are made.
+ * The family-wise chance of any wrong harm claim is then at most α (Holm 1979), whatever the
+ * benchmarks' dependence, because each UCB alone holds with probability 1 − its level.
+ *
+ * The batch form below makes, in each round, every claim that holds at the current level, then
+ * raises the level and goes again until a round makes none. A claim that holds at a level holds at
+ * every higher one (the UCB only falls as its level grows), so this makes exactly the claims the
+ * sequential procedure makes (smallest p-value first, stop at the first that fails) and needs no
+ * p-value; test/decision/benchmark-holm.test.ts checks it against that definition.
+ */
+/** `holdsAt(b, level)`: claim b holds with its bound one-sided at `level` (monotone in level). */
+function holmStepDown(count, alpha, holdsAt) {
+    const holds = new Array(count).fill(false);
+    const level = new Array(count).fill(alpha / Math.max(count, 1));
+    let made = 0;
+    for (;;) {
+        const current = alpha / (count - made);
+        const now = [];
+        for (let b = 0; b < count; b++) {
+            if (holds[b] === true)
+                continue;
+            level[b] = current;
+            if (holdsAt(b, current))
+                now.push(b);
+        }
+        for (const b of now)
+            holds[b] = true;
+        made += now.length;
+        if (now.length === 0 || made === count)
+            break;
+    }
+    return { holds, level };
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/benchmarks.ts
+/**
+ * Several benchmarks in one gate (docs/spec.md §4.6): which benchmarks decide and with which bar,
+ * each benchmark's harm claim under Holm's step-down, and the overall verdict.
+ *
+ * - Each benchmark of the export, and each required benchmark the policy names, is decided by
+ *   today's whole rule (§2–§4.3) on its own tasks with its own accept_if (policy `benchmarks:`).
+ * - accept: every required benchmark accepts. An intersection–union test: the overall accept is
+ *   wrong only if some required benchmark's accept is, and each is at the policy's level, so the
+ *   family's error is at most that level without an adjustment.
+ * - reject: a failed production canary (as today), or some benchmark's harm claim (its evidence
+ *   passes and UCB ≤ δ₀) holds after Holm's step-down across the B benchmarks in the export.
+ * - unresolved: anything else, naming the benchmarks that keep it open.
+ */
+
+
+
+
+
+
+/**
+ * The policy one benchmark is decided by (entry undefined: a benchmark the policy does not name,
+ * or every task pooled): its accept_if, and no production canary to wait for when a benchmark is
+ * the canary (that benchmark's required accept stands for it).
+ */
+function policyFor(policy, entry) {
+    const canaryBenchmark = (policy.benchmarks ?? []).some((e) => e.canary);
+    const acceptIf = entry?.accept_if ?? policy.accept_if;
+    const rest = { ...policy };
+    delete rest.benchmarks;
+    return {
+        ...rest,
+        accept_if: canaryBenchmark ? { ...acceptIf, production_canary: false } : acceptIf,
+    };
+}
+/**
+ * The benchmarks to decide, sorted by name: those of the export, and the required ones the
+ * policy names that the export lacks (dataset null). One benchmark in all (the usual export)
+ * gives one entry whose dataset is the whole Dataset, so its report is today's.
+ */
+function planBenchmarks(dataset, policy) {
+    const entries = new Map((policy.benchmarks ?? []).map((e) => [e.name, e]));
+    const present = datasetBenchmarks(dataset);
+    const missing = [...entries.values()]
+        .filter((e) => e.required && !present.includes(e.name))
+        .map((e) => e.name);
+    const names = [...present, ...missing].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const single = names.length === 1;
+    const indices = single ? null : benchmarkIndices(dataset);
+    return names.map((name) => {
+        const entry = entries.get(name);
+        const idx = indices?.get(name);
+        return {
+            name,
+            dataset: single ? dataset : idx === undefined ? null : benchmarkDataset(dataset, name, idx),
+            policy: policyFor(policy, entry),
+            required: entry?.required ?? true,
+            canary: entry?.canary ?? false,
+        };
+    });
+}
+/** The failed evidence check of a required benchmark the export lacks. */
+function missingBenchmarkCheck(name) {
+    return {
+        id: "benchmark_present",
+        observed: 0,
+        threshold: "> 0 tasks",
+        passed: false,
+        kind: "evidence",
+        detail: `The policy requires the benchmark ${shownValue(name)} but no task of the baseline or the candidate is in it: run it and add its rows (with \`benchmark\`), or set required: false.`,
+    };
+}
+/** Holm's step-down over the harm claims of the benchmarks in the export (by index of `decided`). */
+function benchmarkHarms(decided) {
+    const inExport = decided.filter((d) => d.dataset !== null);
+    const alpha = 1 - (inExport[0]?.policy.margin.confidence ?? 0.95);
+    const ucbs = new Map();
+    const ucbAt = (d, level) => {
+        const key = `${d.name}\u0000${level}`;
+        if (!ucbs.has(key)) {
+            // At level α itself, the policy's own confidence (1 − (1 − c) need not be c in floating point).
+            const margin = {
+                ...d.policy.margin,
+                confidence: level === alpha ? d.policy.margin.confidence : 1 - level,
+            };
+            ucbs.set(key, analyseMargin(d.dataset, { infra: d.policy.infra_errors, margin }).ucb);
+        }
+        return ucbs.get(key) ?? null;
+    };
+    const claims = holmStepDown(inExport.length, alpha, (b, level) => {
+        const d = inExport[b];
+        if (!d.evidencePasses)
+            return false;
+        const ucb = ucbAt(d, level);
+        return ucb !== null && ucb <= d.policy.accept_if.delta0;
+    });
+    return decided.map((d) => {
+        const b = inExport.indexOf(d);
+        if (b < 0)
+            return { harm: false, level: null, ucb: null };
+        const level = claims.level[b];
+        return { harm: claims.holds[b] === true, level, ucb: ucbAt(d, level) };
+    });
+}
+/** The intersection–union sentence every multi-benchmark report carries. */
+function intersectionUnionSentence(required) {
+    return `Accept needs each of the ${(0,words/* plural */.L)(required, "required benchmark")} to accept at the policy's level: an intersection–union test, so no adjustment for several benchmarks is needed.`;
+}
+function holmWords(h, count) {
+    return `UCB = ${format_number_formatPp(h.ucb)} at the one-sided level ${formatPercent(h.level, 3)} of Holm's step-down across the ${(0,words/* plural */.L)(count, "benchmark")}`;
+}
+/** The overall verdict and its reasons (docs/spec.md §4.6). */
+function overallVerdict(decided, harms, ctx) {
+    const inExport = decided.filter((d) => d.dataset !== null).length;
+    const required = decided.filter((d) => d.required);
+    if (ctx.canary === "fail") {
+        return {
+            verdict: "reject",
+            reasons: [
+                "The production canary failed: a failed canary rejects the change whatever the benchmarks say.",
+            ],
+        };
+    }
+    const harmed = decided.filter((_, i) => harms[i]?.harm === true);
+    if (harmed.length > 0) {
+        const each = harmed.map((d) => {
+            const h = harms[decided.indexOf(d)];
+            return `${shownValue(d.name)} (${holmWords(h, inExport)}, not above δ₀ = ${format_number_formatPp(d.policy.accept_if.delta0)})`;
+        });
+        return {
+            verdict: "reject",
+            reasons: [
+                `The candidate is shown worse on ${each.join("; ")}: every evidence check of it passes and its harm claim holds after Holm's adjustment.`,
+            ],
+        };
+    }
+    const open = required.filter((d) => d.verdict !== "accept");
+    if (open.length === 0) {
+        return {
+            verdict: "accept",
+            reasons: [
+                `Every required benchmark accepts (${required.map((d) => shownValue(d.name)).join(", ")}).`,
+                intersectionUnionSentence(required.length),
+            ],
+        };
+    }
+    const why = open.map((d) => {
+        const i = decided.indexOf(d);
+        if (d.dataset === null)
+            return `${shownValue(d.name)} (required, not in the export)`;
+        if (d.verdict === "reject") {
+            return `${shownValue(d.name)} (rejects at the policy's level, but its harm claim does not hold after Holm's adjustment: ${holmWords(harms[i], inExport)})`;
+        }
+        return `${shownValue(d.name)} (${d.verdict})`;
+    });
+    return {
+        verdict: "unresolved",
+        reasons: [
+            `Unresolved: ${(0,words/* plural */.L)(open.length, "required benchmark")} ${open.length === 1 ? "does" : "do"} not accept: ${why.join("; ")}.`,
+            intersectionUnionSentence(required.length),
+        ],
+    };
+}
+/** True when the gate decides several benchmarks (else one, exactly as before benchmarks). */
+function isMultiBenchmark(plan) {
+    return plan.length > 1;
+}
+
+;// CONCATENATED MODULE: ./src/core/gate-benchmarks.ts
+/**
+ * The gate over several benchmarks (docs/spec.md §4.6): today's whole gate on each benchmark's
+ * tasks with its own policy, the overall verdict from theirs (decision/benchmarks.ts), and one
+ * report: the overall verdict and reasons, each benchmark's report under `benchmarks`, and the
+ * other top-level keys of every task pooled (as before benchmarks; they decide nothing).
+ */
+
+function benchmarkReport(b, report, holm) {
+    const c = report?.comparison;
+    return {
+        name: b.name,
+        verdict: report?.verdict ?? "unresolved",
+        required: b.required,
+        canary: b.canary,
+        margin: c?.margin ?? null,
+        margin_low: c?.margin_lower ?? null,
+        margin_high: c?.margin_upper ?? null,
+        lcb: c?.lcb ?? null,
+        ucb: c?.ucb ?? null,
+        common_valid_tasks: c?.common_valid_tasks ?? 0,
+        checks: report?.checks ?? [missingBenchmarkCheck(b.name)],
+        holm,
+        report,
+    };
+}
+function gateAcrossBenchmarks(view, policy, options, plan, gateOne) {
+    // A benchmark's report leaves the policy's changes and warnings to the top level.
+    const quiet = { ...policy, changes: null, history: null, warnings: [] };
+    const reports = plan.map((b) => b.dataset === null ? null : gateOne(b.dataset, { ...quiet, policy: b.policy }, options));
+    const decided = plan.map((b, i) => {
+        const r = reports[i] ?? null;
+        return {
+            name: b.name,
+            required: b.required,
+            verdict: r?.verdict ?? "unresolved",
+            evidencePasses: r !== null && r.checks.every((c) => c.kind !== "evidence" || c.passed),
+            dataset: b.dataset,
+            policy: b.policy,
+        };
+    });
+    const harms = benchmarkHarms(decided);
+    const { verdict, reasons } = overallVerdict(decided, harms, { canary: options.canary });
+    const pooled = gateOne(view, { ...policy, policy: policyFor(policy.policy, undefined) }, options);
+    const sections = reports.filter((r) => r !== null);
+    // Headline warnings every benchmark shares (an expired policy, infra errors counted as fails…) and the policy's own.
+    const shared = pooled.warnings.filter((w) => policy.warnings.includes(w) || sections.every((r) => r.warnings.includes(w)));
+    return {
+        ...pooled,
+        verdict,
+        reasons,
+        warnings: shared,
+        benchmarks: plan.map((b, i) => {
+            const h = harms[i] ?? { harm: false, level: null, ucb: null };
+            return benchmarkReport(b, reports[i] ?? null, { level: h.level, ucb: h.ucb, harm: h.harm });
+        }),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/core/gate.ts
 /**
  * The whole gate as one pure call: a Dataset and the policy that decides in, the report JSON out
@@ -22788,6 +23559,8 @@ function reclassificationHeadline(v) {
  * read every input first (src/read/run-inputs.ts: the policy's text, the export, the previous
  * versions) and differ only in where inputs come from and where the report goes.
  */
+
+
 
 
 
@@ -22826,6 +23599,15 @@ function runGate(dataset, policy, options) {
     const asOfReview = options.asOfReview;
     // (A Dataset already as of revision N stays as it is.)
     const view = asOfReview === null ? dataset : datasetAsOfReview(dataset, asOfReview);
+    // Several benchmarks: each decided alone, then together (docs/spec.md §4.6).
+    const plan = planBenchmarks(view, policy.policy);
+    if (isMultiBenchmark(plan))
+        return gateAcrossBenchmarks(view, policy, options, plan, gateOne);
+    return gateOne(view, { ...policy, policy: plan[0]?.policy ?? policy.policy }, options);
+}
+/** Today's whole gate on one Dataset (one benchmark, or every task pooled). */
+function gateOne(view, policy, options) {
+    const asOfReview = options.asOfReview;
     const appendOnly = options.appendOnly;
     const ctx = {
         canary: options.canary,
@@ -25751,7 +26533,9 @@ function newModelState() {
         datasetRevisions: new Set(),
         duplicateRows: 0,
         attempts: 0,
+        harnessByBenchmark: new Map(),
         lastHarness: undefined,
+        lastBenchmark: -1,
         lastRevision: undefined,
     };
 }
@@ -28071,8 +28855,8 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         table.setBenchmarks(benchmarks.column, benchmarks.names);
     return {
         tasks: table,
-        baseline: summary(b.baseline, b.baselineState),
-        candidate: summary(b.candidate, b.candidateState),
+        baseline: summary(b.baseline, b.baselineState, b.benchmarkNames),
+        candidate: summary(b.candidate, b.candidateState, b.benchmarkNames),
         modelsPresent: present,
         inputs,
         rowsRead,
@@ -28367,7 +29151,7 @@ function rankedSummary(b, k) {
     const st = b.ranked?.states[k];
     if (st === undefined)
         throw new Error(`dataset-finish: no ranked model ${k}`);
-    return summary(b.ranked?.ids[k] ?? "", st);
+    return summary(b.ranked?.ids[k] ?? "", st, b.benchmarkNames);
 }
 /** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
 function newTable(b, universe, eventStart) {
@@ -28405,12 +29189,17 @@ function addToTable(b, table, u, i, e) {
 function setLabelEvent(table, at, ev, evidence) {
     table.setEvent(at, ev.revision, validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined ? undefined : { reviewer: ev.reviewer, note: ev.note });
 }
-function summary(config, st) {
+function summary(config, st, benchmarkNames) {
+    const byBenchmark = Object.create(null);
+    for (const [k, set] of st.harnessByBenchmark) {
+        byBenchmark[benchmarkNames[k] ?? ""] = [...set].sort(compareCodeUnits);
+    }
     return {
         config,
         harnessRevisions: [...st.harnessRevisions].sort(compareCodeUnits),
         datasetRevisions: [...st.datasetRevisions].sort(compareCodeUnits),
         duplicateRows: st.duplicateRows,
+        ...(st.harnessByBenchmark.size > 1 ? { harnessByBenchmark: byBenchmark } : {}),
     };
 }
 /** Counts below this (each of the four) come from one shared object per combination. */
@@ -28845,10 +29634,17 @@ class DatasetBuilder extends LabelHistory {
             return false;
         // Rows of a harness revision and a dataset revision come in runs: a comparison with the last
         // one instead of a Set lookup (a hash of a fresh string) on every row.
-        if (row.harnessRevision !== model.lastHarness) {
+        const benchmark = this.cols.benchmark?.[i] ?? 0;
+        if (row.harnessRevision !== model.lastHarness || benchmark !== model.lastBenchmark) {
             const harness = this.internHarness(row.harnessRevision);
             model.harnessRevisions.add(harness);
+            const byBenchmark = model.harnessByBenchmark.get(benchmark);
+            if (byBenchmark === undefined)
+                model.harnessByBenchmark.set(benchmark, new Set([harness]));
+            else
+                byBenchmark.add(harness);
             model.lastHarness = harness;
+            model.lastBenchmark = benchmark;
         }
         if (rev !== model.lastRevision) {
             model.datasetRevisions.add(rev.name);
@@ -29595,7 +30391,7 @@ function influentialSection(report, limit, said) {
         "",
         ...datasetNote(report, show, said),
         ...table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
-        ...markdown_blocks_moreLine(shown.length, total, "disputed or unreviewed task"),
+        ...moreLine(shown.length, total, "disputed or unreviewed task"),
     ];
     const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
     return details(summary, body);
@@ -29618,7 +30414,7 @@ function fragilitySection(report, limit, said) {
     return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
         ...datasetNote(report, show, said),
         ...table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
-        ...markdown_blocks_moreLine(shown.length, tasks.length, "task"),
+        ...moreLine(shown.length, tasks.length, "task"),
     ]);
 }
 function brokenSection(report, limit, said) {
@@ -29635,7 +30431,7 @@ function brokenSection(report, limit, said) {
                 "",
                 ...datasetNote(report, needsDatasetColumn(report, shown), said),
                 ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
-                ...markdown_blocks_moreLine(shown.length, total, "broken task"),
+                ...moreLine(shown.length, total, "broken task"),
             ]),
     ];
     return details(`<b>${formatCount(total)} broken ${(0,words/* pluralWord */.X)(total, "task", "tasks")}</b>`, body);
@@ -29660,7 +30456,7 @@ function historySection(report, limit, said) {
         : [
             ...datasetNote(report, needsDatasetColumn(report, shown), said),
             ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
-            ...markdown_blocks_moreLine(shown.length, history.count, "task"),
+            ...moreLine(shown.length, history.count, "task"),
         ];
     return details(`<b>Review history</b> — ${formatCount(history.count)} ${(0,words/* pluralWord */.X)(history.count, "task", "tasks")} changed label across review revisions`, body);
 }
@@ -30438,6 +31234,7 @@ function clusterText(report) {
 
 
 
+
 const DEFAULT_TITLE = "Model acceptance gate";
 /** Items shown per list before "… and N more". */
 const LIST_LIMIT = 20;
@@ -30762,7 +31559,7 @@ function policyChangesSection(report, detail) {
     const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(0, LIST_LIMIT);
     const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
     if (shown.length > 0)
-        body.push("", ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...markdown_blocks_moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosening" : "changed rule"));
+        body.push("", ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosening" : "changed rule"));
     if (report.policy_history !== null)
         body.push("", ...policyHistoryLines(report.policy_history));
     return details(summary, body);
@@ -30810,7 +31607,7 @@ function provenanceSection(report, detail) {
     const body = table(["", ""], ["l", "l"], rows);
     if (detail.inputs > 0 && p.inputs.length > 0) {
         const shown = p.inputs.slice(0, detail.inputs);
-        body.push("", ...table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...markdown_blocks_moreLine(shown.length, p.inputs.length, "input file"));
+        body.push("", ...table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...moreLine(shown.length, p.inputs.length, "input file"));
     }
     return details(summary, body);
 }
@@ -30900,6 +31697,25 @@ function safeCut(text, max) {
 }
 /** The Markdown summary of a report. Deterministic: the same report gives the same string. */
 function renderMarkdown(report, options = {}) {
+    if (report.benchmarks !== undefined) {
+        // Several benchmarks: their lines, the overall verdict, then each one's report (render-benchmarks.ts).
+        const d = fullDetail();
+        const frame = {
+            headline: render_markdown_headline(report),
+            warnings: warningLines(report, d, null),
+            policyChanges: policyChangesSection(report, d),
+        };
+        const section = (r, maxLength) => renderMarkdown(r, {
+            ...(maxLength === undefined ? {} : { maxLength }),
+            ...(options.title === undefined ? {} : { title: options.title }),
+        });
+        const marker = options.marker === true ? COMMENT_MARKER : undefined;
+        const text = renderBenchmarksMarkdown(report, report.benchmarks, frame, section, {
+            ...(marker === undefined ? {} : { marker }),
+            ...(options.maxLength === undefined ? {} : { maxLength: options.maxLength }),
+        });
+        return options.maxLength === undefined ? text : truncateMarkdown(text, options.maxLength);
+    }
     const detail = fullDetail();
     const full = renderWith(report, options, detail, null);
     const max = options.maxLength;
@@ -31036,17 +31852,18 @@ function* jsonChunks(value, size = JSON_CHUNK_CHARS) {
 
 
 
+
 function capped(s, maxChars = 200) {
     const cps = Array.from(typeof s === "string" ? s : String(s));
     return cps.length > maxChars ? `${cps.slice(0, maxChars - 1).join("")}…` : cps.join("");
 }
 /** Untrusted text for a terminal line. */
-function plain(s, maxChars) {
+function render_text_plain(s, maxChars) {
     return neutraliseLogLine(capped(s, maxChars));
 }
 const TEXT_INLINE = {
     text: (s, maxChars) => neutraliseLogLine(wholeText(s, maxChars)),
-    code: plain,
+    code: render_text_plain,
     gen: (s) => s,
     strong: (s) => s,
 };
@@ -31092,11 +31909,13 @@ function readingsText(report) {
     return out;
 }
 function renderText(report) {
+    if (report.benchmarks !== undefined)
+        return renderBenchmarksText(report, report.benchmarks, renderText);
     const c = report.comparison;
     const { baseline, candidate } = report.models;
     const out = [];
     const expired = expiredPolicyNote(report);
-    out.push(`${report.verdict.toUpperCase()}${expired === null ? "" : ` (${expired})`} — candidate ${plain(candidate.config, 80)} over baseline ${plain(baseline.config, 80)}`, "");
+    out.push(`${report.verdict.toUpperCase()}${expired === null ? "" : ` (${expired})`} — candidate ${render_text_plain(candidate.config, 80)} over baseline ${render_text_plain(baseline.config, 80)}`, "");
     add(out, wrap(whySentence(report, TEXT_INLINE), WIDTH));
     const guardrails = guardrailsText(report);
     if (guardrails.length > 0)
@@ -31110,7 +31929,7 @@ function renderText(report) {
         return [
             k.passed ? "pass" : "FAIL",
             checkName(k.id, TEXT_INLINE, report),
-            v.kind === "number" ? v.text : plain(v.text, OBSERVED_CHARS),
+            v.kind === "number" ? v.text : render_text_plain(v.text, OBSERVED_CHARS),
             neutraliseLogLine(wholeText(thresholdText(k, report), THRESHOLD_MAX_CHARS, "…")),
         ];
     });
@@ -31158,7 +31977,7 @@ function renderText(report) {
         add(out, ["", ...bar.map((l) => `  ${l}`.trimEnd())]);
     const p = report.provenance;
     const figures = [
-        `Margin Δ̂ ${observedMargin(c)} · validity bounds ${format_number_formatPp(c.margin_lower)} … ${format_number_formatPp(c.margin_upper)} (${plain(c.validity_bound, 20)})` +
+        `Margin Δ̂ ${observedMargin(c)} · validity bounds ${format_number_formatPp(c.margin_lower)} … ${format_number_formatPp(c.margin_upper)} (${render_text_plain(c.validity_bound, 20)})` +
             ` · SE(V) ${formatPpUnsigned(c.se_valid)}`,
         `Bounds: ${boundArithmetic(c, "lcb")}; ${boundArithmetic(c, "ucb")}.${boundsNote(c, lostResultsBounded(report)) === null ? "" : ` ${boundsNote(c, lostResultsBounded(report)) ?? ""}`}`,
         `Tasks: ${formatCount(c.common_valid_tasks)} common valid of ${formatCount(c.common_tasks)} common; ` +
@@ -31184,7 +32003,7 @@ function renderText(report) {
     out.push("");
     add(out, wrap(`Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${format_number_formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${(0,words/* plural */.L)(c.clusters ?? 0, "cluster")})` : "paired SE"}` +
         ` · infra errors ${p.infra_errors_policy === "exclude" ? "excluded" : infraModeWords(p.infra_errors_policy).toUpperCase()}` +
-        ` · policy ${plain(p.policy.path, 80)} (owner ${plain(p.policy.owner, 80)}, revisit by ${plain(p.policy.revisit, 40)}).` +
+        ` · policy ${render_text_plain(p.policy.path, 80)} (owner ${render_text_plain(p.policy.owner, 80)}, revisit by ${render_text_plain(p.policy.revisit, 40)}).` +
         ` Failing checks: ${check_display_failingChecks(report).length} of ${report.checks.length}. The full report: --format markdown or --format json (or --report FILE).`, WIDTH));
     return out.join("\n") + "\n";
 }
@@ -32373,6 +33192,8 @@ function exportLines(rows, c) {
             o["attempt"] = r.attempt;
         if (r.cluster !== undefined)
             o["cluster"] = r.cluster;
+        if (c.benchmark !== undefined)
+            o["benchmark"] = c.benchmark;
         if (r.metrics !== undefined && Object.keys(r.metrics).length > 0)
             o["metrics"] = sortedMetrics(r.metrics);
         return JSON.stringify(o);
@@ -32404,8 +33225,11 @@ function compareAttempts(a, b) {
         return 1;
     return compareIds(a, b);
 }
-/** Serialises reviews rows with a fixed key order, sorted by task id then dataset revision. */
-function reviewLines(rows) {
+/**
+ * Serialises reviews rows with a fixed key order, sorted by task id then dataset revision;
+ * `benchmark` (`--benchmark`) on every row when given.
+ */
+function reviewLines(rows, benchmark) {
     const sorted = [...rows].sort((a, b) => compareIds(a.task_id, b.task_id) || compareIds(a.dataset_revision, b.dataset_revision));
     return sorted.map((r) => {
         const o = {
@@ -32419,6 +33243,8 @@ function reviewLines(rows) {
         o["evidence"] = r.evidence;
         if (r.note !== undefined)
             o["note"] = r.note;
+        if (benchmark !== undefined)
+            o["benchmark"] = benchmark;
         return JSON.stringify(o);
     });
 }
@@ -38742,6 +39568,7 @@ function finishResults(opts, draft) {
         modelConfig: modelConfig.value,
         validity,
         reviewRevision,
+        ...(opts.benchmark !== undefined ? { benchmark: opts.benchmark } : {}),
     });
     checkOutputLines(lines, opts.file, limits);
     return { lines, notes };
@@ -38857,7 +39684,7 @@ function finishReviews(opts, draft) {
         const from = draft.rows[i]?.from;
         return from === undefined ? r : { ...r, from };
     }), opts.file);
-    const lines = reviewLines(rows);
+    const lines = reviewLines(rows, opts.benchmark);
     checkOutputLines(lines, opts.file, limits);
     notes.push(`${lines.length} review rows`);
     return { lines, notes };
@@ -38905,6 +39732,7 @@ const import_args_FLAGS = {
     "dataset-revision": { key: "datasetRevision", kinds: ALL },
     "harness-revision": { key: "harnessRevision", kinds: types_RESULT_KINDS },
     "review-revision": { key: "reviewRevision", kinds: ALL },
+    benchmark: { key: "benchmark", kinds: ALL },
     validity: { key: "validity", kinds: types_RESULT_KINDS },
     tasks: { key: "tasks", kinds: ALL },
     "empty-patch": { key: "emptyPatch", kinds: ["swebench-report", "swebench-results"] },
@@ -38987,6 +39815,14 @@ function columnMap(flag, value) {
     }
     return out;
 }
+/** A benchmark name as the gate reads it (docs/spec.md §1.1): non-empty, no control character, at most 4,096 characters. */
+function benchmarkName(flag, value) {
+    // eslint-disable-next-line no-control-regex
+    if (value.trim() === "" || /[\u0000-\u001f\u007f-\u009f]/.test(value) || value.length > 4096) {
+        throw usage(`${flag}: expected a benchmark name (non-empty, no control characters, at most 4096 characters); got ${JSON.stringify(value)}`);
+    }
+    return value;
+}
 function parseImportArgs(argv) {
     const parsed = parseArgv(argv, ARG_SPECS, {
         positionals: true,
@@ -39038,6 +39874,9 @@ function parseImportArgs(argv) {
                 if (value.trim() === "")
                     throw usage(`${flag}: expected a non-empty value`);
                 opts[key] = value;
+                break;
+            case "benchmark":
+                opts.benchmark = benchmarkName(flag, value);
                 break;
             case "reviewRevision":
                 opts.reviewRevision = import_args_number(flag, value, { integer: true, min: 0 });
@@ -39201,6 +40040,9 @@ Flags for every kind:
                             reviews, or the reviews will not apply.
   --review-revision N       default 0 for results exports, 1 for reviews files (so the reviews'
                             labels, at the higher revision, decide the effective validity).
+  --benchmark NAME          write "benchmark": NAME on every row (e.g. swe-verified or
+                            private-canary): the gate decides each benchmark on its own tasks and
+                            then all together; default none (the benchmark "default").
   -o, --out OUT             write to OUT instead of stdout.
 
 Flags for results kinds:
@@ -39355,7 +40197,7 @@ const POLICY_LOG_FLAGS = [
     "unparsable",
 ];
 /** Rules whose change means the thresholds were re-examined (a later revisit with one is no snooze). */
-const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$|guardrails\.)/;
+const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$|guardrails\.|benchmarks\..*\.(common_valid_tasks|infra_error_rate|disputed_fraction|missing_fraction|observed_margin|production_canary)$)/;
 function parsed(text, file) {
     try {
         return { policy: parsePolicy(text, file) };
@@ -41079,7 +41921,7 @@ function isOrdered(b) {
  * UCB whatever the quantile): such a pair is not recomputed in later rounds, only once at the
  * last level, so that every unresolved pair reports its bounds at the level it was last tested at.
  */
-function holmStepDown(m, alpha, boundsAt, neverOrdered = () => false, schedule = DIRECTIONAL_HOLM) {
+function holm_holmStepDown(m, alpha, boundsAt, neverOrdered = () => false, schedule = DIRECTIONAL_HOLM) {
     const bounds = new Array(m);
     const level = new Float64Array(m);
     const round = new Uint32Array(m);
@@ -41249,7 +42091,7 @@ function pairAnalyser(data, set, tasks, infra) {
 /** Holm's step-down over every pair of k models, each pair analysed with `margin` at its level. */
 function orderPairs(k, analyse, margin, schedule = DIRECTIONAL_HOLM) {
     const pairs = pairIndices(k);
-    const holm = holmStepDown(pairs.length, 1 - margin.confidence, (p, level) => {
+    const holm = holm_holmStepDown(pairs.length, 1 - margin.confidence, (p, level) => {
         const [a, b] = pairs[p];
         const x = analyse(a, b, { ...margin, confidence: 1 - level });
         return {
@@ -41465,6 +42307,13 @@ function rewrittenGate(require, candidate) {
         ],
     };
 }
+/** The benchmarks of the ranked tasks, sorted. */
+function benchmarksOf(data) {
+    const names = new Set();
+    for (let i = 0; i < data.tasks.length; i++)
+        names.add(data.tasks.benchmark(i));
+    return [...names].sort(compareCodeUnits);
+}
 function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, clustered) {
     const policy = gate.policy;
     const out = [...gate.warnings];
@@ -41491,6 +42340,11 @@ function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, cluste
     }
     if (policy.require_same_harness && harness.length > 1) {
         out.push(`The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`);
+    }
+    const benchmarks = benchmarksOf(data);
+    if (benchmarks.length > 1) {
+        // evaluate decides each benchmark alone (docs/spec.md §4.6); the ranking does not split yet.
+        out.push(`The export holds ${benchmarks.length} benchmarks (${benchmarks.slice(0, 5).map(quote).join(", ")}${benchmarks.length > 5 ? ", …" : ""}): this ranking pools their tasks as one set; rank one benchmark's rows to compare the models within it.`);
     }
     if (clustered !== null)
         out.push(clustered);

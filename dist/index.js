@@ -62008,6 +62008,19 @@ function parseDate(input, example) {
         return fail(`${JSON.stringify(input)} is not a calendar date`);
     return policy_values_ok(input);
 }
+/** Edit distance, for "did you mean" on unknown keys. */
+function editDistance(a, b) {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const cur = [i];
+        for (let j = 1; j <= b.length; j++) {
+            const sub = (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+            cur.push(Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, sub));
+        }
+        prev = cur;
+    }
+    return prev[b.length] ?? 0;
+}
 
 ;// CONCATENATED MODULE: ./src/core/policy/policy-guardrails.ts
 /**
@@ -62108,6 +62121,108 @@ function toGuardrails(d) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/core/policy/policy-benchmarks.ts
+/**
+ * The policy's `benchmarks:` (docs/policy.md "Several benchmarks"): a mapping from a benchmark's
+ * name (the export rows' `benchmark`) to a flat entry of accept_if keys that override the
+ * top-level ones for that benchmark, `required` (default true) and `canary` (default false). The
+ * loader (load-policy.ts) checks each entry's shape with the accept_if fields' own parsers; this
+ * file checks the names and the canary, and merges each entry over the top-level accept_if.
+ */
+
+
+/** The keys of an entry besides the accept_if ones. */
+const BENCHMARK_ENTRY_KEYS = ["required", "canary"];
+/** A benchmark name, as the export's rows may give it (docs/spec.md §1.1: at most 4,096 characters). */
+const MAX_BENCHMARK_NAME = 4096;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+function nameProblem(name) {
+    if (name.trim() === "")
+        return "expected a benchmark name (a non-empty string, as the export's `benchmark`)";
+    if (name.length > MAX_BENCHMARK_NAME)
+        return `a benchmark name is at most ${MAX_BENCHMARK_NAME} characters`;
+    if (CONTROL.test(name))
+        return `expected no control characters in a benchmark name; got ${describeValue(name)}`;
+    return null;
+}
+/**
+ * `benchmarks:` as a zod schema over the loader's entry schema: a mapping (never empty), names the
+ * export can carry, a canary that is required, and at most one canary.
+ */
+function benchmarksSchema(entry, mapping) {
+    return record(schemas_string(), entry, mapping).superRefine((entries, ctx) => {
+        const names = Object.keys(entries);
+        if (names.length === 0) {
+            ctx.addIssue({
+                code: "custom",
+                message: "expected at least one benchmark, e.g. benchmarks: { private-canary: { required: true } }; omit the key to decide every benchmark by accept_if",
+                input: entries,
+            });
+        }
+        let canary = null;
+        for (const name of names) {
+            const e = entries[name];
+            const bad = nameProblem(name);
+            if (bad !== null)
+                ctx.addIssue({ code: "custom", message: bad, path: [name], input: name });
+            if (e.canary === true && e.required === false) {
+                ctx.addIssue({
+                    code: "custom",
+                    message: "the canary benchmark is always required (it meets production_canary: passes by accepting); remove required: false or canary: true",
+                    path: [name, "required"],
+                    input: false,
+                });
+            }
+            if (e.canary === true) {
+                if (canary !== null) {
+                    ctx.addIssue({
+                        code: "custom",
+                        message: `only one benchmark can be the canary; ${describeValue(canary)} already is`,
+                        path: [name, "canary"],
+                        input: true,
+                    });
+                }
+                else
+                    canary = name;
+            }
+        }
+    });
+}
+/** The accept_if keys an entry may set, in the order of accept_if. */
+const ACCEPT_IF_KEYS = [
+    "common_valid_tasks",
+    "infra_error_rate",
+    "disputed_fraction",
+    "missing_fraction",
+    "observed_margin",
+    "production_canary",
+];
+/** The entries merged over the top-level accept_if, sorted by name (code units). */
+function benchmarkPolicies(entries, top) {
+    const names = Object.keys(entries).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return names.map((name) => {
+        const e = entries[name];
+        const missing = e.missing_fraction ?? top.missing_fraction;
+        const acceptIf = {
+            common_valid_tasks: e.common_valid_tasks ?? top.common_valid_tasks,
+            infra_error_rate: e.infra_error_rate ?? top.infra_error_rate,
+            disputed_fraction: e.disputed_fraction ?? top.disputed_fraction,
+            ...(missing !== undefined ? { missing_fraction: missing } : {}),
+            delta0: e.observed_margin?.delta0 ?? top.delta0,
+            observed_margin_text: e.observed_margin?.text ?? top.observed_margin_text,
+            production_canary: e.production_canary ?? top.production_canary,
+        };
+        return {
+            name,
+            accept_if: acceptIf,
+            overrides: ACCEPT_IF_KEYS.filter((k) => e[k] !== undefined),
+            required: e.canary === true || (e.required ?? true),
+            canary: e.canary ?? false,
+        };
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/core/policy/load-policy.ts
 /**
  * The policy loader (SPEC §1.3): plain YAML 1.2 (core schema) in, a validated `Policy` out, or an
@@ -62123,6 +62238,7 @@ function toGuardrails(d) {
  *   3. shape (zod strict objects at every level): unknown keys, missing keys, wrong types,
  *      threshold and date syntax.
  */
+
 
 
 
@@ -62470,6 +62586,7 @@ const policySchema = strictObject({
     margin: marginSchema.optional(),
     on_unresolved: oneOf(["fail", "neutral"]).optional(),
     rank: rankSchema.optional(),
+    benchmarks: benchmarksSchema(acceptIfSchema.partial().extend({ required: booleanField.optional(), canary: booleanField.optional() }), load_policy_mapping).optional(),
     reruns: oneOf(["latest", "pool", "fail"]).optional(),
     guardrails: guardrailsSchema.optional(),
 }, load_policy_mapping);
@@ -62478,6 +62595,7 @@ const ALLOWED_KEYS = new Map([
     [pathKey(["accept_if"]), Object.keys(acceptIfSchema.shape)],
     [pathKey(["margin"]), Object.keys(marginSchema.shape)],
     [pathKey(["rank"]), Object.keys(rankSchema.shape)],
+    ["benchmarks.*", [...Object.keys(acceptIfSchema.shape), ...BENCHMARK_ENTRY_KEYS]],
 ]);
 const MISSING_HINT = {
     owner: 'who answers for the thresholds, e.g. owner: "@acme/eval-owners"',
@@ -62488,22 +62606,9 @@ const MISSING_HINT = {
     "accept_if.disputed_fraction": 'e.g. disputed_fraction: "< 5%"',
     "accept_if.observed_margin": `e.g. observed_margin: "${OBSERVED_MARGIN_BASE}"`,
 };
-/** Edit distance, for "did you mean" on unknown keys. */
-function distance(a, b) {
-    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-        const cur = [i];
-        for (let j = 1; j <= b.length; j++) {
-            const sub = (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-            cur.push(Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, sub));
-        }
-        prev = cur;
-    }
-    return prev[b.length] ?? 0;
-}
 function unknownKeyMessage(key, allowed) {
     const near = allowed
-        .map((k) => ({ k, d: distance(key.toLowerCase(), k) }))
+        .map((k) => ({ k, d: editDistance(key.toLowerCase(), k) }))
         .filter(({ d }) => d <= Math.max(2, Math.floor(key.length / 4)))
         .sort((a, b) => a.d - b.d || a.k.localeCompare(b.k))[0];
     const guess = near ? ` did you mean "${near.k}"?` : "";
@@ -62516,7 +62621,8 @@ function shapeProblems(issues, conv, at) {
     for (const issue of issues) {
         const path = issue.path.map(String);
         if (issue.code === "unrecognized_keys") {
-            const allowed = ALLOWED_KEYS.get(pathKey(path)) ?? (path[0] === "guardrails" ? GUARDRAIL_KEYS : []);
+            const entry = path.length === 2 && path[0] === "benchmarks" ? "benchmarks.*" : pathKey(path);
+            const allowed = ALLOWED_KEYS.get(entry) ?? (path[0] === "guardrails" ? GUARDRAIL_KEYS : []);
             for (const key of issue.keys) {
                 const p = [...path, key];
                 const e = entryAt(p);
@@ -62635,6 +62741,7 @@ function toPolicy(d) {
         ...(d.rank !== undefined
             ? { rank: { require: d.rank.require ?? "top_resolved", reference: d.rank.reference ?? null } }
             : {}),
+        ...(d.benchmarks !== undefined ? { benchmarks: benchmarkPolicies(d.benchmarks, acceptIf) } : {}),
         reruns: d.reruns ?? POLICY_DEFAULTS.reruns,
         ...(d.guardrails !== undefined ? { guardrails: toGuardrails(d.guardrails) } : {}),
     };
@@ -62714,6 +62821,8 @@ function decodePolicyText(bytes, shownPath) {
  * - `standard_error` paired ↔ clustered: the clustered (CR1) error is usually wider with
  *   correlated tasks but can be narrower with few or anti-correlated clusters, so neither is the
  *   stricter one in general;
+ * - `benchmarks.NAME.*`: each benchmark's bar as the top-level rules (above); `required` and
+ *   `canary` dropped loosen;
  * - `rank.require` and `rank.reference` (the ranking's gate, docs/rank.md): `top_resolved` asks
  *   nothing of the candidate, and `top_group` and `above_reference` ask different things, so no
  *   requirement is stricter than another in general; a new reference is another comparison.
@@ -62834,6 +62943,7 @@ function diffPolicies(base, head) {
             valueChange(base.rank?.require ?? "top_resolved", head.rank?.require ?? "top_resolved", policy_diff_never),
         ],
         ["rank.reference", nullableChange(base.rank?.reference ?? null, head.rank?.reference ?? null)],
+        ...benchmarkRules(base, head),
     ];
     for (const rule of guardrailRules(base.guardrails ?? [], head.guardrails ?? []))
         rules.push(rule);
@@ -62867,6 +62977,55 @@ function guardrailRules(base, head) {
             [`${key}.missing`, thresholdChange(b.missing, h.missing, false)],
         ];
     });
+}
+/** The accept_if rules of one benchmark's bar, keyed as in the policy (one-line changes). */
+function acceptIfRules(a, b) {
+    return {
+        common_valid_tasks: thresholdChange(a.common_valid_tasks, b.common_valid_tasks, true),
+        infra_error_rate: thresholdChange(a.infra_error_rate, b.infra_error_rate, false),
+        disputed_fraction: thresholdChange(a.disputed_fraction, b.disputed_fraction, false),
+        missing_fraction: thresholdChange(a.missing_fraction, b.missing_fraction, false),
+        observed_margin: a.delta0 === b.delta0
+            ? null
+            : { base: a.observed_margin_text, head: b.observed_margin_text, loosening: b.delta0 < a.delta0 },
+        production_canary: a.production_canary === b.production_canary
+            ? null
+            : {
+                base: a.production_canary ? "passes" : null,
+                head: b.production_canary ? "passes" : null,
+                loosening: a.production_canary,
+            },
+    };
+}
+/**
+ * `benchmarks.NAME.KEY` rules, by name: a key either side's entry sets is compared as the bar that
+ * benchmark meets on each side (the entry's, else the top-level one), so an override laxer than
+ * the bar it replaces is a loosening; `required` (null: no entry) and `canary` loosen when dropped.
+ */
+function benchmarkRules(base, head) {
+    const entries = (p) => new Map((p.benchmarks ?? []).map((e) => [e.name, e]));
+    const b = entries(base);
+    const h = entries(head);
+    const names = [...new Set([...b.keys(), ...h.keys()])].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    const rules = [];
+    for (const name of names) {
+        const x = b.get(name);
+        const y = h.get(name);
+        const keys = new Set([...(x?.overrides ?? []), ...(y?.overrides ?? [])]);
+        const bars = acceptIfRules(x?.accept_if ?? base.accept_if, y?.accept_if ?? head.accept_if);
+        for (const [key, change] of Object.entries(bars))
+            if (keys.has(key))
+                rules.push([`benchmarks.${name}.${key}`, change]);
+        const required = (e) => (e === undefined ? null : String(e.required));
+        const [rb, rh] = [required(x), required(y)];
+        rules.push([
+            `benchmarks.${name}.required`,
+            rb === rh ? null : { base: rb, head: rh, loosening: rb === "true" },
+        ]);
+        const [cb, ch] = [x?.canary ?? false, y?.canary ?? false];
+        rules.push([`benchmarks.${name}.canary`, valueChange(cb, ch, (u, v) => u && !v)]);
+    }
+    return rules;
 }
 /**
  * Diff the policy texts at a PR's base and head. The base must parse (it decides; its InputError
@@ -62925,7 +63084,7 @@ const POLICY_LOG_FLAGS = [
     "unparsable",
 ];
 /** Rules whose change means the thresholds were re-examined (a later revisit with one is no snooze). */
-const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$|guardrails\.)/;
+const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$|guardrails\.|benchmarks\..*\.(common_valid_tasks|infra_error_rate|disputed_fraction|missing_fraction|observed_margin|production_canary)$)/;
 function parsed(text, file) {
     try {
         return { policy: parsePolicy(text, file) };
@@ -63876,6 +64035,7 @@ const OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     "verdict-count-as-fail",
     "verdict-bound",
     "guardrails",
+    "benchmarks",
     "run-count",
     "report-path",
     "check-run-id",
@@ -63906,6 +64066,26 @@ function plainDecimal(x) {
         out = out.replace(/0+$/, "").replace(/\.$/, "");
     return sign + out;
 }
+/**
+ * Several benchmarks (docs/spec.md §4.6): each one's line as JSON, by name (fromJSON in a
+ * workflow); "" with one benchmark.
+ */
+function benchmarksOutput(report) {
+    if (report.benchmarks === undefined)
+        return "";
+    return JSON.stringify(report.benchmarks.map((b) => ({
+        name: b.name,
+        verdict: b.verdict,
+        required: b.required,
+        canary: b.canary,
+        margin: b.margin,
+        margin_low: b.margin_low,
+        margin_high: b.margin_high,
+        lcb: b.lcb,
+        ucb: b.ucb,
+        common_valid_tasks: b.common_valid_tasks,
+    })));
+}
 /** The figures of a report as step outputs (without the ids known only after publishing). */
 function reportOutputs(report, reportPath) {
     const c = report.comparison;
@@ -63926,6 +64106,7 @@ function reportOutputs(report, reportPath) {
         "verdict-bound": report.infra_readings.bound.verdict,
         // The report's entries as one line of JSON; "" when the report has none (docs/spec.md §4.5).
         guardrails: report.guardrails === undefined ? "" : JSON.stringify(report.guardrails),
+        benchmarks: benchmarksOutput(report),
         // This gate's runs on the head commit, this one included; "" when the earlier ones could not be read.
         "run-count": report.runs === undefined || report.runs.unavailable !== null ? "" : String(report.runs.run_count),
         "report-path": reportPath,
@@ -64249,7 +64430,7 @@ const REST_IN_REPORT = " … (the rest is in the report file)";
  * `s` whole, or, past `maxChars` code points (a hand-edited report file), cut after its last whole
  * word with `note`, which says where the rest is.
  */
-function wholeText(s, maxChars = WHOLE_TEXT_MAX_CHARS, note = REST_IN_REPORT) {
+function prose_wholeText(s, maxChars = WHOLE_TEXT_MAX_CHARS, note = REST_IN_REPORT) {
     const cps = Array.from(typeof s === "string" ? s : String(s));
     if (cps.length <= maxChars)
         return cps.join("");
@@ -64263,7 +64444,7 @@ function wholeText(s, maxChars = WHOLE_TEXT_MAX_CHARS, note = REST_IN_REPORT) {
  * revision), so it wraps instead of widening the page.
  */
 function prose_markdownProse(s, maxChars = WHOLE_TEXT_MAX_CHARS) {
-    const parts = wholeText(s, maxChars).split("`");
+    const parts = prose_wholeText(s, maxChars).split("`");
     // An odd count of backticks pairs none reliably: all text then.
     const spans = parts.length % 2 === 1 ? parts : [parts.join("`")];
     return spans
@@ -64754,6 +64935,7 @@ const CHECK_LABEL = {
     observed_margin: "Margin lower bound (LCB)",
     append_only: "History append-only",
     reruns: "Re-runs of the eval",
+    benchmark_present: "Benchmark in the export",
 };
 const CHECK_UNIT = {
     common_valid_tasks: "count",
@@ -64769,6 +64951,7 @@ const CHECK_UNIT = {
     observed_margin: "pp",
     append_only: "count",
     reruns: "count",
+    benchmark_present: "count",
 };
 /** A check id we know (a report file from a newer version may carry others). */
 function isKnownCheck(id) {
@@ -65098,6 +65281,146 @@ function readingsNote(report) {
         (unknown ? " Bounded, Δ̂ is unknown: a common valid task has a lost result." : ""));
 }
 
+;// CONCATENATED MODULE: ./src/core/report/render-benchmarks.ts
+
+
+
+
+
+const ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
+/** Characters of a benchmark name shown in a line (the whole name is in the report JSON). */
+const BENCHMARK_NAME_CHARS = 80;
+/** What a benchmark's line says besides its figures: canary, not required, not in the export. */
+function benchmarkTags(b) {
+    const tags = [];
+    if (b.canary)
+        tags.push("canary");
+    if (!b.required)
+        tags.push("not required");
+    if (b.report === null)
+        tags.push("not in the export");
+    if (b.holm.harm)
+        tags.push("harm holds after Holm");
+    return tags;
+}
+/** A benchmark's figures in generated text: margin, bounds, common valid tasks. */
+function benchmarkFigures(b) {
+    return [formatPp(b.margin), `${formatPp(b.lcb)} … ${formatPp(b.ucb)}`, formatCount(b.common_valid_tasks)];
+}
+function markdownLines(benchmarks) {
+    const rows = benchmarks.map((b) => {
+        const tags = benchmarkTags(b);
+        const name = `${escape_escapeCode(b.name, BENCHMARK_NAME_CHARS)}${tags.length === 0 ? "" : ` · ${tags.join(" · ")}`}`;
+        const bounds = `${nowrap(format_number_formatPp(b.lcb))} … ${nowrap(format_number_formatPp(b.ucb))}`;
+        return [
+            name,
+            `${ICON[b.verdict]}&nbsp;${md(b.verdict, 20)}`,
+            nowrap(format_number_formatPp(b.margin)),
+            bounds,
+            format_number_formatCount(b.common_valid_tasks),
+        ];
+    });
+    return table(["Benchmark", "Verdict", "Margin", "LCB … UCB", "Common valid tasks"], ["l", "l", "r", "l", "r"], rows);
+}
+/**
+ * A name in a `<summary>`: that line is raw HTML to GitHub (no Markdown inside, so a backslash
+ * escape would show), so the inline escape without its backslashes: entities, and the zero-width
+ * breaks that keep mentions, references and autolinks from forming, stay.
+ */
+function summaryCode(name) {
+    const text = escape_escapeMarkdownInline(name, BENCHMARK_NAME_CHARS).replace(BACKSLASH_ESCAPE, "$1");
+    return `<code>${text}</code>`;
+}
+/** A backslash before ASCII punctuation: how escapeMarkdownInline escapes it. */
+const BACKSLASH_ESCAPE = /\\([!-/:-@[-`{-~])/g;
+/** A figure that stays on one line in a narrow column. */
+const nowrap = (s) => s.replaceAll(" ", "&nbsp;");
+/** One benchmark's collapsed section: its own report, as it would be alone. */
+function markdownSection(b, render, maxLength) {
+    const summary = `<b>Benchmark ${summaryCode(b.name)}</b> — ${ICON[b.verdict]} ${md(b.verdict, 20)}`;
+    if (b.report === null) {
+        return details(summary, b.checks.map((c) => `❌ ${prose_markdownProse(c.detail)}`));
+    }
+    const text = render(b.report, maxLength).trimEnd();
+    return details(summary, text.split("\n"));
+}
+/** The Markdown of a report over several benchmarks. */
+function renderBenchmarksMarkdown(report, benchmarks, frame, render, options) {
+    const head = [];
+    if (options.marker !== undefined)
+        head.push([options.marker]);
+    head.push(markdownLines(benchmarks));
+    head.push([frame.headline]);
+    for (const r of report.reasons)
+        head.push([prose_markdownProse(r)]);
+    head.push([...frame.warnings]);
+    const top = head
+        .filter((b) => b.length > 0)
+        .map((b) => b.join("\n"))
+        .join("\n\n");
+    const tail = frame.policyChanges.join("\n");
+    // Each section gets an equal share of what the limit leaves (it trims itself to fit, with a note).
+    const room = options.maxLength === undefined ? undefined : options.maxLength - top.length - tail.length - 200;
+    const share = room === undefined ? undefined : Math.max(2000, Math.floor(room / benchmarks.length) - 200);
+    const sections = benchmarks.map((b) => markdownSection(b, render, share).join("\n"));
+    return [top, ...sections, ...(tail === "" ? [] : [tail])].join("\n\n") + "\n";
+}
+/** Untrusted text for a terminal line. */
+function plain(s) {
+    return neutraliseLogLine(wholeText(s, BENCHMARK_NAME_CHARS, "…"));
+}
+/** The plain text of a report over several benchmarks: lines, overall verdict, each benchmark's text. */
+function renderBenchmarksText(report, benchmarks, render) {
+    const out = ["Benchmarks"];
+    const rows = benchmarks.map((b) => {
+        const tags = benchmarkTags(b);
+        return [
+            `${plain(b.name)}${tags.length === 0 ? "" : ` (${tags.join(", ")})`}`,
+            b.verdict.toUpperCase(),
+            ...benchmarkFigures(b),
+        ];
+    });
+    const width = (k) => rows.reduce((w, r) => Math.max(w, Array.from(r[k] ?? "").length), 0);
+    const pad = (s, w) => s + " ".repeat(Math.max(0, w - Array.from(s).length));
+    const w0 = width(0);
+    const w1 = width(1);
+    for (const r of rows) {
+        out.push(`  ${pad(r[0] ?? "", w0)}  ${pad(r[1] ?? "", w1)}  margin ${r[2] ?? ""}  bounds ${r[3] ?? ""}  ${r[4] ?? ""} common valid tasks`);
+    }
+    const { baseline, candidate } = report.models;
+    out.push("", `${report.verdict.toUpperCase()} overall — candidate ${plain(candidate.config)} over baseline ${plain(baseline.config)}`);
+    for (const r of report.reasons)
+        out.push(`  ${neutraliseLogLine(wholeText(r))}`);
+    for (const w of report.warnings)
+        out.push(`  ! ${neutraliseLogLine(wholeText(w))}`);
+    for (const b of benchmarks) {
+        out.push("", `=== Benchmark ${plain(b.name)}: ${b.verdict.toUpperCase()} ===`, "");
+        if (b.report === null)
+            for (const c of b.checks)
+                out.push(`  FAIL  ${neutraliseLogLine(wholeText(c.detail))}`);
+        else
+            out.push(render(b.report).trimEnd());
+    }
+    return out.join("\n") + "\n";
+}
+/** The check run's title over several benchmarks: generated words and counts only. */
+function benchmarksTitle(report, benchmarks) {
+    const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
+    const required = benchmarks.filter((b) => b.required);
+    const accepting = required.filter((b) => b.verdict === "accept").length;
+    const harmed = benchmarks.filter((b) => b.holm.harm).length;
+    const n = benchmarks.length;
+    if (report.verdict === "reject" && harmed > 0) {
+        return `${verdict}: shown worse on ${harmed} of ${words_plural(n, "benchmark")} after Holm's adjustment`;
+    }
+    if (report.verdict === "reject")
+        return `${verdict}: production canary failed (${words_plural(n, "benchmark")})`;
+    const open = required.length - accepting;
+    return report.verdict === "accept"
+        ? `${verdict}: all ${words_plural(required.length, "required benchmark")} accept (${words_plural(n, "benchmark")} in all)`
+        : `${verdict}: ${open} of ${words_plural(required.length, "required benchmark")} ${pluralWord(open, "does", "do")} not accept`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/verdict-text.ts
 /**
  * The words a reviewer reads first, for every rendering (Markdown comment and summary, plain text,
@@ -65107,6 +65430,7 @@ function readingsNote(report) {
  * Untrusted text (check details, task ids, threshold text) goes through the caller's `Inline`
  * formatter, which escapes it for its target; generated text goes through `gen`.
  */
+
 
 
 
@@ -65469,7 +65793,7 @@ function expiredPolicyNote(report) {
 }
 /** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
 function checkRunTitle(report) {
-    const title = verdictTitle(report);
+    const title = report.benchmarks === undefined ? verdictTitle(report) : benchmarksTitle(report, report.benchmarks);
     const shopping = runs_report_shoppingLine(report.verdict, report.runs);
     return shopping === null ? title : `${title} — ${shopping}`;
 }
@@ -67137,6 +67461,7 @@ function sinceLastRunText(report) {
 
 
 
+
 const DEFAULT_TITLE = "Model acceptance gate";
 /** Items shown per list before "… and N more". */
 const LIST_LIMIT = 20;
@@ -67251,7 +67576,7 @@ function checksTable(report) {
                 ? checkName(c.id, MARKDOWN_INLINE, report)
                 : `**${checkName(c.id, MARKDOWN_INLINE, report)}**`,
             v.kind === "number" ? v.text : md(v.text, OBSERVED_VALUE_CHARS),
-            md(wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
+            md(prose_wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
         ];
     }));
 }
@@ -67599,6 +67924,25 @@ function safeCut(text, max) {
 }
 /** The Markdown summary of a report. Deterministic: the same report gives the same string. */
 function renderMarkdown(report, options = {}) {
+    if (report.benchmarks !== undefined) {
+        // Several benchmarks: their lines, the overall verdict, then each one's report (render-benchmarks.ts).
+        const d = fullDetail();
+        const frame = {
+            headline: headline(report),
+            warnings: warningLines(report, d, null),
+            policyChanges: policyChangesSection(report, d),
+        };
+        const section = (r, maxLength) => renderMarkdown(r, {
+            ...(maxLength === undefined ? {} : { maxLength }),
+            ...(options.title === undefined ? {} : { title: options.title }),
+        });
+        const marker = options.marker === true ? COMMENT_MARKER : undefined;
+        const text = renderBenchmarksMarkdown(report, report.benchmarks, frame, section, {
+            ...(marker === undefined ? {} : { marker }),
+            ...(options.maxLength === undefined ? {} : { maxLength: options.maxLength }),
+        });
+        return options.maxLength === undefined ? text : truncateMarkdown(text, options.maxLength);
+    }
     const detail = fullDetail();
     const full = renderWith(report, options, detail, null);
     const max = options.maxLength;
@@ -73750,7 +74094,7 @@ function marginByCluster(dataset, infra, columns = taskColumns(dataset)) {
  * breaking change and needs a new SCHEMA_VERSION. Numbers are plain JSON numbers; `null` where a
  * figure is undefined (e.g. a rate over zero attempts). Non-finite numbers never appear.
  */
-const SCHEMA_VERSION = "2.7.0";
+const SCHEMA_VERSION = "2.8.0";
 
 ;// CONCATENATED MODULE: ./src/core/report/build-report.ts
 
@@ -74609,6 +74953,425 @@ function reclassificationHeadline(v) {
     return `Review revision ${r.revision} reclassified ${tasks}; the verdict moved from ${from} to ${to}.`;
 }
 
+;// CONCATENATED MODULE: ./src/core/decision/benchmark-dataset.ts
+/**
+ * One benchmark's tasks as a Dataset of their own (docs/spec.md §4.6): the gate runs its whole
+ * comparison on it, so tasks of different benchmarks never mix. The tasks are a view by index
+ * (nothing is copied but the index list and, when the export has metrics, their columns).
+ *
+ * What is per benchmark and what is the export's: the tasks, their labels, the dataset
+ * revisions each model ran (from the tasks it has rows on), the harness revisions of its rows (the
+ * reader keeps them by benchmark) and the review revisions are the benchmark's; duplicate rows,
+ * rows read, input files and the labels that match no task are the export's.
+ */
+
+/** The tasks of `base` at `indices` (ascending), read through. */
+class SubsetTable {
+    base;
+    indices;
+    constructor(base, indices) {
+        this.base = base;
+        this.indices = indices;
+    }
+    get length() {
+        return this.indices.length;
+    }
+    at(i) {
+        const j = this.indices[i];
+        if (j === undefined)
+            throw new Error(`TaskTable: no task ${i} (of ${this.indices.length})`);
+        return j;
+    }
+    datasetRevision(i) {
+        return this.base.datasetRevision(this.at(i));
+    }
+    taskId(i) {
+        return this.base.taskId(this.at(i));
+    }
+    validity(i) {
+        return this.base.validity(this.at(i));
+    }
+    reviewRevision(i) {
+        return this.base.reviewRevision(this.at(i));
+    }
+    cluster(i) {
+        return this.base.cluster(this.at(i));
+    }
+    benchmark(i) {
+        return this.base.benchmark(this.at(i));
+    }
+    baseline(i) {
+        return this.base.baseline(this.at(i));
+    }
+    candidate(i) {
+        return this.base.candidate(this.at(i));
+    }
+    evidence(i) {
+        return this.base.evidence(this.at(i));
+    }
+    labelCount(i) {
+        return this.base.labelCount(this.at(i));
+    }
+    lastLabelRevision(i) {
+        return this.base.lastLabelRevision(this.at(i));
+    }
+    eventRevision(i, k) {
+        return this.base.eventRevision(this.at(i), k);
+    }
+    eventValidity(i, k) {
+        return this.base.eventValidity(this.at(i), k);
+    }
+    eventFile(i, k) {
+        return this.base.eventFile(this.at(i), k);
+    }
+    eventLine(i, k) {
+        return this.base.eventLine(this.at(i), k);
+    }
+    history(i) {
+        return this.base.history(this.at(i));
+    }
+    record(i) {
+        return this.base.record(this.at(i));
+    }
+}
+function subsetColumn(c, indices) {
+    if (c === undefined)
+        return undefined;
+    const sum = new Float64Array(indices.length);
+    const count = new Float64Array(indices.length);
+    indices.forEach((j, i) => {
+        sum[i] = c.sum[j];
+        count[i] = c.count[j];
+    });
+    return { sum, count };
+}
+function subsetMetrics(m, indices) {
+    return {
+        names: m.names,
+        baseline: m.baseline.map((c) => subsetColumn(c, indices)),
+        candidate: m.candidate.map((c) => subsetColumn(c, indices)),
+    };
+}
+function sorted(values) {
+    return [...new Set(values)].sort(compareCodeUnits);
+}
+/** The model's summary on one benchmark: the dataset revisions of its tasks here, its rows' harness revisions here. */
+function summaryOn(s, tasks, side, name) {
+    const revisions = [];
+    for (let i = 0; i < tasks.length; i++)
+        if (tasks[side](i) !== undefined)
+            revisions.push(tasks.datasetRevision(i));
+    const rest = { ...s };
+    delete rest.harnessByBenchmark;
+    const harness = s.harnessByBenchmark?.[name];
+    return {
+        ...rest,
+        datasetRevisions: sorted(revisions),
+        ...(harness !== undefined ? { harnessRevisions: harness } : {}),
+    };
+}
+/** The task indices of each benchmark of the Dataset, by name. */
+function benchmarkIndices(dataset) {
+    const lists = new Map();
+    const tasks = dataset.tasks;
+    for (let i = 0; i < tasks.length; i++) {
+        const name = tasks.benchmark(i);
+        const list = lists.get(name);
+        if (list === undefined)
+            lists.set(name, [i]);
+        else
+            list.push(i);
+    }
+    return new Map([...lists].map(([name, list]) => [name, Uint32Array.from(list)]));
+}
+/** The Dataset of the tasks at `indices` (one benchmark's, ascending), named `name`. */
+function benchmarkDataset(dataset, name, indices) {
+    const tasks = new SubsetTable(dataset.tasks, indices);
+    const reviewRevisions = new Set();
+    for (let i = 0; i < tasks.length; i++) {
+        for (let k = 0; k < tasks.labelCount(i); k++)
+            reviewRevisions.add(tasks.eventRevision(i, k));
+    }
+    const metrics = dataset.metrics;
+    const rest = { ...dataset };
+    delete rest.metrics;
+    delete rest.benchmarks;
+    return {
+        ...rest,
+        tasks,
+        baseline: summaryOn(dataset.baseline, tasks, "baseline", name),
+        candidate: summaryOn(dataset.candidate, tasks, "candidate", name),
+        reviewRevisions: [...reviewRevisions].sort((a, b) => a - b),
+        ...(metrics !== undefined ? { metrics: subsetMetrics(metrics, indices) } : {}),
+        ...(name !== DEFAULT_BENCHMARK ? { benchmarks: [name] } : {}),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/benchmark-holm.ts
+/**
+ * Holm's step-down over the B harm claims of several benchmarks (docs/spec.md §4.6): benchmark b's
+ * claim "the candidate is worse by at least δ₀_b here" is today's reject rule (every evidence
+ * check passes and UCB ≤ δ₀_b), with the UCB one-sided at level α/(B − r) once r claims are made.
+ * The family-wise chance of any wrong harm claim is then at most α (Holm 1979), whatever the
+ * benchmarks' dependence, because each UCB alone holds with probability 1 − its level.
+ *
+ * The batch form below makes, in each round, every claim that holds at the current level, then
+ * raises the level and goes again until a round makes none. A claim that holds at a level holds at
+ * every higher one (the UCB only falls as its level grows), so this makes exactly the claims the
+ * sequential procedure makes (smallest p-value first, stop at the first that fails) and needs no
+ * p-value; test/decision/benchmark-holm.test.ts checks it against that definition.
+ */
+/** `holdsAt(b, level)`: claim b holds with its bound one-sided at `level` (monotone in level). */
+function holmStepDown(count, alpha, holdsAt) {
+    const holds = new Array(count).fill(false);
+    const level = new Array(count).fill(alpha / Math.max(count, 1));
+    let made = 0;
+    for (;;) {
+        const current = alpha / (count - made);
+        const now = [];
+        for (let b = 0; b < count; b++) {
+            if (holds[b] === true)
+                continue;
+            level[b] = current;
+            if (holdsAt(b, current))
+                now.push(b);
+        }
+        for (const b of now)
+            holds[b] = true;
+        made += now.length;
+        if (now.length === 0 || made === count)
+            break;
+    }
+    return { holds, level };
+}
+
+;// CONCATENATED MODULE: ./src/core/decision/benchmarks.ts
+/**
+ * Several benchmarks in one gate (docs/spec.md §4.6): which benchmarks decide and with which bar,
+ * each benchmark's harm claim under Holm's step-down, and the overall verdict.
+ *
+ * - Each benchmark of the export, and each required benchmark the policy names, is decided by
+ *   today's whole rule (§2–§4.3) on its own tasks with its own accept_if (policy `benchmarks:`).
+ * - accept: every required benchmark accepts. An intersection–union test: the overall accept is
+ *   wrong only if some required benchmark's accept is, and each is at the policy's level, so the
+ *   family's error is at most that level without an adjustment.
+ * - reject: a failed production canary (as today), or some benchmark's harm claim (its evidence
+ *   passes and UCB ≤ δ₀) holds after Holm's step-down across the B benchmarks in the export.
+ * - unresolved: anything else, naming the benchmarks that keep it open.
+ */
+
+
+
+
+
+
+/**
+ * The policy one benchmark is decided by (entry undefined: a benchmark the policy does not name,
+ * or every task pooled): its accept_if, and no production canary to wait for when a benchmark is
+ * the canary (that benchmark's required accept stands for it).
+ */
+function policyFor(policy, entry) {
+    const canaryBenchmark = (policy.benchmarks ?? []).some((e) => e.canary);
+    const acceptIf = entry?.accept_if ?? policy.accept_if;
+    const rest = { ...policy };
+    delete rest.benchmarks;
+    return {
+        ...rest,
+        accept_if: canaryBenchmark ? { ...acceptIf, production_canary: false } : acceptIf,
+    };
+}
+/**
+ * The benchmarks to decide, sorted by name: those of the export, and the required ones the
+ * policy names that the export lacks (dataset null). One benchmark in all (the usual export)
+ * gives one entry whose dataset is the whole Dataset, so its report is today's.
+ */
+function planBenchmarks(dataset, policy) {
+    const entries = new Map((policy.benchmarks ?? []).map((e) => [e.name, e]));
+    const present = datasetBenchmarks(dataset);
+    const missing = [...entries.values()]
+        .filter((e) => e.required && !present.includes(e.name))
+        .map((e) => e.name);
+    const names = [...present, ...missing].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const single = names.length === 1;
+    const indices = single ? null : benchmarkIndices(dataset);
+    return names.map((name) => {
+        const entry = entries.get(name);
+        const idx = indices?.get(name);
+        return {
+            name,
+            dataset: single ? dataset : idx === undefined ? null : benchmarkDataset(dataset, name, idx),
+            policy: policyFor(policy, entry),
+            required: entry?.required ?? true,
+            canary: entry?.canary ?? false,
+        };
+    });
+}
+/** The failed evidence check of a required benchmark the export lacks. */
+function missingBenchmarkCheck(name) {
+    return {
+        id: "benchmark_present",
+        observed: 0,
+        threshold: "> 0 tasks",
+        passed: false,
+        kind: "evidence",
+        detail: `The policy requires the benchmark ${shownValue(name)} but no task of the baseline or the candidate is in it: run it and add its rows (with \`benchmark\`), or set required: false.`,
+    };
+}
+/** Holm's step-down over the harm claims of the benchmarks in the export (by index of `decided`). */
+function benchmarkHarms(decided) {
+    const inExport = decided.filter((d) => d.dataset !== null);
+    const alpha = 1 - (inExport[0]?.policy.margin.confidence ?? 0.95);
+    const ucbs = new Map();
+    const ucbAt = (d, level) => {
+        const key = `${d.name}\u0000${level}`;
+        if (!ucbs.has(key)) {
+            // At level α itself, the policy's own confidence (1 − (1 − c) need not be c in floating point).
+            const margin = {
+                ...d.policy.margin,
+                confidence: level === alpha ? d.policy.margin.confidence : 1 - level,
+            };
+            ucbs.set(key, analyseMargin(d.dataset, { infra: d.policy.infra_errors, margin }).ucb);
+        }
+        return ucbs.get(key) ?? null;
+    };
+    const claims = holmStepDown(inExport.length, alpha, (b, level) => {
+        const d = inExport[b];
+        if (!d.evidencePasses)
+            return false;
+        const ucb = ucbAt(d, level);
+        return ucb !== null && ucb <= d.policy.accept_if.delta0;
+    });
+    return decided.map((d) => {
+        const b = inExport.indexOf(d);
+        if (b < 0)
+            return { harm: false, level: null, ucb: null };
+        const level = claims.level[b];
+        return { harm: claims.holds[b] === true, level, ucb: ucbAt(d, level) };
+    });
+}
+/** The intersection–union sentence every multi-benchmark report carries. */
+function intersectionUnionSentence(required) {
+    return `Accept needs each of the ${words_plural(required, "required benchmark")} to accept at the policy's level: an intersection–union test, so no adjustment for several benchmarks is needed.`;
+}
+function holmWords(h, count) {
+    return `UCB = ${format_number_formatPp(h.ucb)} at the one-sided level ${format_number_formatPercent(h.level, 3)} of Holm's step-down across the ${words_plural(count, "benchmark")}`;
+}
+/** The overall verdict and its reasons (docs/spec.md §4.6). */
+function overallVerdict(decided, harms, ctx) {
+    const inExport = decided.filter((d) => d.dataset !== null).length;
+    const required = decided.filter((d) => d.required);
+    if (ctx.canary === "fail") {
+        return {
+            verdict: "reject",
+            reasons: [
+                "The production canary failed: a failed canary rejects the change whatever the benchmarks say.",
+            ],
+        };
+    }
+    const harmed = decided.filter((_, i) => harms[i]?.harm === true);
+    if (harmed.length > 0) {
+        const each = harmed.map((d) => {
+            const h = harms[decided.indexOf(d)];
+            return `${shownValue(d.name)} (${holmWords(h, inExport)}, not above δ₀ = ${format_number_formatPp(d.policy.accept_if.delta0)})`;
+        });
+        return {
+            verdict: "reject",
+            reasons: [
+                `The candidate is shown worse on ${each.join("; ")}: every evidence check of it passes and its harm claim holds after Holm's adjustment.`,
+            ],
+        };
+    }
+    const open = required.filter((d) => d.verdict !== "accept");
+    if (open.length === 0) {
+        return {
+            verdict: "accept",
+            reasons: [
+                `Every required benchmark accepts (${required.map((d) => shownValue(d.name)).join(", ")}).`,
+                intersectionUnionSentence(required.length),
+            ],
+        };
+    }
+    const why = open.map((d) => {
+        const i = decided.indexOf(d);
+        if (d.dataset === null)
+            return `${shownValue(d.name)} (required, not in the export)`;
+        if (d.verdict === "reject") {
+            return `${shownValue(d.name)} (rejects at the policy's level, but its harm claim does not hold after Holm's adjustment: ${holmWords(harms[i], inExport)})`;
+        }
+        return `${shownValue(d.name)} (${d.verdict})`;
+    });
+    return {
+        verdict: "unresolved",
+        reasons: [
+            `Unresolved: ${words_plural(open.length, "required benchmark")} ${open.length === 1 ? "does" : "do"} not accept: ${why.join("; ")}.`,
+            intersectionUnionSentence(required.length),
+        ],
+    };
+}
+/** True when the gate decides several benchmarks (else one, exactly as before benchmarks). */
+function isMultiBenchmark(plan) {
+    return plan.length > 1;
+}
+
+;// CONCATENATED MODULE: ./src/core/gate-benchmarks.ts
+/**
+ * The gate over several benchmarks (docs/spec.md §4.6): today's whole gate on each benchmark's
+ * tasks with its own policy, the overall verdict from theirs (decision/benchmarks.ts), and one
+ * report: the overall verdict and reasons, each benchmark's report under `benchmarks`, and the
+ * other top-level keys of every task pooled (as before benchmarks; they decide nothing).
+ */
+
+function benchmarkReport(b, report, holm) {
+    const c = report?.comparison;
+    return {
+        name: b.name,
+        verdict: report?.verdict ?? "unresolved",
+        required: b.required,
+        canary: b.canary,
+        margin: c?.margin ?? null,
+        margin_low: c?.margin_lower ?? null,
+        margin_high: c?.margin_upper ?? null,
+        lcb: c?.lcb ?? null,
+        ucb: c?.ucb ?? null,
+        common_valid_tasks: c?.common_valid_tasks ?? 0,
+        checks: report?.checks ?? [missingBenchmarkCheck(b.name)],
+        holm,
+        report,
+    };
+}
+function gateAcrossBenchmarks(view, policy, options, plan, gateOne) {
+    // A benchmark's report leaves the policy's changes and warnings to the top level.
+    const quiet = { ...policy, changes: null, history: null, warnings: [] };
+    const reports = plan.map((b) => b.dataset === null ? null : gateOne(b.dataset, { ...quiet, policy: b.policy }, options));
+    const decided = plan.map((b, i) => {
+        const r = reports[i] ?? null;
+        return {
+            name: b.name,
+            required: b.required,
+            verdict: r?.verdict ?? "unresolved",
+            evidencePasses: r !== null && r.checks.every((c) => c.kind !== "evidence" || c.passed),
+            dataset: b.dataset,
+            policy: b.policy,
+        };
+    });
+    const harms = benchmarkHarms(decided);
+    const { verdict, reasons } = overallVerdict(decided, harms, { canary: options.canary });
+    const pooled = gateOne(view, { ...policy, policy: policyFor(policy.policy, undefined) }, options);
+    const sections = reports.filter((r) => r !== null);
+    // Headline warnings every benchmark shares (an expired policy, infra errors counted as fails…) and the policy's own.
+    const shared = pooled.warnings.filter((w) => policy.warnings.includes(w) || sections.every((r) => r.warnings.includes(w)));
+    return {
+        ...pooled,
+        verdict,
+        reasons,
+        warnings: shared,
+        benchmarks: plan.map((b, i) => {
+            const h = harms[i] ?? { harm: false, level: null, ucb: null };
+            return benchmarkReport(b, reports[i] ?? null, { level: h.level, ucb: h.ucb, harm: h.harm });
+        }),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/core/gate.ts
 /**
  * The whole gate as one pure call: a Dataset and the policy that decides in, the report JSON out
@@ -74616,6 +75379,8 @@ function reclassificationHeadline(v) {
  * read every input first (src/read/run-inputs.ts: the policy's text, the export, the previous
  * versions) and differ only in where inputs come from and where the report goes.
  */
+
+
 
 
 
@@ -74654,6 +75419,15 @@ function runGate(dataset, policy, options) {
     const asOfReview = options.asOfReview;
     // (A Dataset already as of revision N stays as it is.)
     const view = asOfReview === null ? dataset : datasetAsOfReview(dataset, asOfReview);
+    // Several benchmarks: each decided alone, then together (docs/spec.md §4.6).
+    const plan = planBenchmarks(view, policy.policy);
+    if (isMultiBenchmark(plan))
+        return gateAcrossBenchmarks(view, policy, options, plan, gateOne);
+    return gateOne(view, { ...policy, policy: plan[0]?.policy ?? policy.policy }, options);
+}
+/** Today's whole gate on one Dataset (one benchmark, or every task pooled). */
+function gateOne(view, policy, options) {
+    const asOfReview = options.asOfReview;
     const appendOnly = options.appendOnly;
     const ctx = {
         canary: options.canary,
@@ -77233,7 +78007,9 @@ function newModelState() {
         datasetRevisions: new Set(),
         duplicateRows: 0,
         attempts: 0,
+        harnessByBenchmark: new Map(),
         lastHarness: undefined,
+        lastBenchmark: -1,
         lastRevision: undefined,
     };
 }
@@ -79553,8 +80329,8 @@ function finishDataset(b, inputs, rowsRead, complete, collectGarbage, emptyResul
         table.setBenchmarks(benchmarks.column, benchmarks.names);
     return {
         tasks: table,
-        baseline: dataset_finish_summary(b.baseline, b.baselineState),
-        candidate: dataset_finish_summary(b.candidate, b.candidateState),
+        baseline: dataset_finish_summary(b.baseline, b.baselineState, b.benchmarkNames),
+        candidate: dataset_finish_summary(b.candidate, b.candidateState, b.benchmarkNames),
         modelsPresent: present,
         inputs,
         rowsRead,
@@ -79849,7 +80625,7 @@ function rankedSummary(b, k) {
     const st = b.ranked?.states[k];
     if (st === undefined)
         throw new Error(`dataset-finish: no ranked model ${k}`);
-    return dataset_finish_summary(b.ranked?.ids[k] ?? "", st);
+    return dataset_finish_summary(b.ranked?.ids[k] ?? "", st, b.benchmarkNames);
 }
 /** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
 function newTable(b, universe, eventStart) {
@@ -79887,12 +80663,17 @@ function addToTable(b, table, u, i, e) {
 function setLabelEvent(table, at, ev, evidence) {
     table.setEvent(at, ev.revision, validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined ? undefined : { reviewer: ev.reviewer, note: ev.note });
 }
-function dataset_finish_summary(config, st) {
+function dataset_finish_summary(config, st, benchmarkNames) {
+    const byBenchmark = Object.create(null);
+    for (const [k, set] of st.harnessByBenchmark) {
+        byBenchmark[benchmarkNames[k] ?? ""] = [...set].sort(compareCodeUnits);
+    }
     return {
         config,
         harnessRevisions: [...st.harnessRevisions].sort(compareCodeUnits),
         datasetRevisions: [...st.datasetRevisions].sort(compareCodeUnits),
         duplicateRows: st.duplicateRows,
+        ...(st.harnessByBenchmark.size > 1 ? { harnessByBenchmark: byBenchmark } : {}),
     };
 }
 /** Counts below this (each of the four) come from one shared object per combination. */
@@ -80327,10 +81108,17 @@ class DatasetBuilder extends LabelHistory {
             return false;
         // Rows of a harness revision and a dataset revision come in runs: a comparison with the last
         // one instead of a Set lookup (a hash of a fresh string) on every row.
-        if (row.harnessRevision !== model.lastHarness) {
+        const benchmark = this.cols.benchmark?.[i] ?? 0;
+        if (row.harnessRevision !== model.lastHarness || benchmark !== model.lastBenchmark) {
             const harness = this.internHarness(row.harnessRevision);
             model.harnessRevisions.add(harness);
+            const byBenchmark = model.harnessByBenchmark.get(benchmark);
+            if (byBenchmark === undefined)
+                model.harnessByBenchmark.set(benchmark, new Set([harness]));
+            else
+                byBenchmark.add(harness);
             model.lastHarness = harness;
+            model.lastBenchmark = benchmark;
         }
         if (rev !== model.lastRevision) {
             model.datasetRevisions.add(rev.name);
@@ -82685,7 +83473,7 @@ function isOrdered(b) {
  * UCB whatever the quantile): such a pair is not recomputed in later rounds, only once at the
  * last level, so that every unresolved pair reports its bounds at the level it was last tested at.
  */
-function holmStepDown(m, alpha, boundsAt, neverOrdered = () => false, schedule = DIRECTIONAL_HOLM) {
+function holm_holmStepDown(m, alpha, boundsAt, neverOrdered = () => false, schedule = DIRECTIONAL_HOLM) {
     const bounds = new Array(m);
     const level = new Float64Array(m);
     const round = new Uint32Array(m);
@@ -82855,7 +83643,7 @@ function pairAnalyser(data, set, tasks, infra) {
 /** Holm's step-down over every pair of k models, each pair analysed with `margin` at its level. */
 function orderPairs(k, analyse, margin, schedule = DIRECTIONAL_HOLM) {
     const pairs = pairIndices(k);
-    const holm = holmStepDown(pairs.length, 1 - margin.confidence, (p, level) => {
+    const holm = holm_holmStepDown(pairs.length, 1 - margin.confidence, (p, level) => {
         const [a, b] = pairs[p];
         const x = analyse(a, b, { ...margin, confidence: 1 - level });
         return {
@@ -83071,6 +83859,13 @@ function rewrittenGate(require, candidate) {
         ],
     };
 }
+/** The benchmarks of the ranked tasks, sorted. */
+function benchmarksOf(data) {
+    const names = new Set();
+    for (let i = 0; i < data.tasks.length; i++)
+        names.add(data.tasks.benchmark(i));
+    return [...names].sort(compareCodeUnits);
+}
 function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, clustered) {
     const policy = gate.policy;
     const out = [...gate.warnings];
@@ -83097,6 +83892,11 @@ function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, cluste
     }
     if (policy.require_same_harness && harness.length > 1) {
         out.push(`The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`);
+    }
+    const benchmarks = benchmarksOf(data);
+    if (benchmarks.length > 1) {
+        // evaluate decides each benchmark alone (docs/spec.md §4.6); the ranking does not split yet.
+        out.push(`The export holds ${benchmarks.length} benchmarks (${benchmarks.slice(0, 5).map(quote).join(", ")}${benchmarks.length > 5 ? ", …" : ""}): this ranking pools their tasks as one set; rank one benchmark's rows to compare the models within it.`);
     }
     if (clustered !== null)
         out.push(clustered);
@@ -83407,7 +84207,7 @@ function leaderboard(data, set, order, ranks, scores, above, referenceId) {
  */
 
 
-const ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
+const render_rank_gate_ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
 /** What each requirement asks, in words (no model ids). */
 const REQUIREMENT_TEXT = {
     top_resolved: "one model is ordered above every other",
@@ -83431,7 +84231,7 @@ function rankGateParts(r, f) {
     if (g.require === "above_reference" && r.reference !== null)
         who.push(`${f.gen("reference")} ${code(r.reference)}`);
     return {
-        heading: f.gen(`${ICON[g.verdict]} ${g.verdict} — rank gate`),
+        heading: f.gen(`${render_rank_gate_ICON[g.verdict]} ${g.verdict} — rank gate`),
         requirement: f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
             `${who.length > 0 ? `${f.gen("; ")}${who.join(f.gen(", "))}` : ""}${f.gen(".")}`,
         reasons: g.reasons.map((reason) => f.text(reason, 600)),

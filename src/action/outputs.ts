@@ -20,6 +20,7 @@ export const OUTPUT_NAMES = [
   "verdict-count-as-fail",
   "verdict-bound",
   "guardrails",
+  "benchmarks",
   "run-count",
   "report-path",
   "check-run-id",
@@ -45,6 +46,28 @@ export function plainDecimal(x: number | null | undefined): string {
   out = out.replace(/^0+(?=\d)/, "");
   if (out.includes(".")) out = out.replace(/0+$/, "").replace(/\.$/, "");
   return sign + out;
+}
+
+/**
+ * Several benchmarks (docs/spec.md §4.6): each one's line as JSON, by name (fromJSON in a
+ * workflow); "" with one benchmark.
+ */
+function benchmarksOutput(report: Report): string {
+  if (report.benchmarks === undefined) return "";
+  return JSON.stringify(
+    report.benchmarks.map((b) => ({
+      name: b.name,
+      verdict: b.verdict,
+      required: b.required,
+      canary: b.canary,
+      margin: b.margin,
+      margin_low: b.margin_low,
+      margin_high: b.margin_high,
+      lcb: b.lcb,
+      ucb: b.ucb,
+      common_valid_tasks: b.common_valid_tasks,
+    })),
+  );
 }
 
 export interface OutputExtras {
@@ -76,6 +99,7 @@ export function reportOutputs(
     "verdict-bound": report.infra_readings.bound.verdict,
     // The report's entries as one line of JSON; "" when the report has none (docs/spec.md §4.5).
     guardrails: report.guardrails === undefined ? "" : JSON.stringify(report.guardrails),
+    benchmarks: benchmarksOutput(report),
     // This gate's runs on the head commit, this one included; "" when the earlier ones could not be read.
     "run-count":
       report.runs === undefined || report.runs.unavailable !== null ? "" : String(report.runs.run_count),

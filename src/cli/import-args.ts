@@ -51,6 +51,7 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   "dataset-revision": { key: "datasetRevision", kinds: ALL },
   "harness-revision": { key: "harnessRevision", kinds: RESULT_KINDS },
   "review-revision": { key: "reviewRevision", kinds: ALL },
+  benchmark: { key: "benchmark", kinds: ALL },
   validity: { key: "validity", kinds: RESULT_KINDS },
   tasks: { key: "tasks", kinds: ALL },
   "empty-patch": { key: "emptyPatch", kinds: ["swebench-report", "swebench-results"] },
@@ -143,6 +144,17 @@ function columnMap(flag: string, value: string): Record<string, string> {
   return out;
 }
 
+/** A benchmark name as the gate reads it (docs/spec.md §1.1): non-empty, no control character, at most 4,096 characters. */
+function benchmarkName(flag: string, value: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (value.trim() === "" || /[\u0000-\u001f\u007f-\u009f]/.test(value) || value.length > 4096) {
+    throw usage(
+      `${flag}: expected a benchmark name (non-empty, no control characters, at most 4096 characters); got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
 export function parseImportArgs(argv: readonly string[]): ParsedImportArgs {
   const parsed = parseArgv(argv, ARG_SPECS, {
     positionals: true,
@@ -191,6 +203,9 @@ export function parseImportArgs(argv: readonly string[]): ParsedImportArgs {
       case "filter":
         if (value.trim() === "") throw usage(`${flag}: expected a non-empty value`);
         opts[key] = value;
+        break;
+      case "benchmark":
+        opts.benchmark = benchmarkName(flag, value);
         break;
       case "reviewRevision":
         opts.reviewRevision = number(flag, value, { integer: true, min: 0 });

@@ -82,6 +82,9 @@ Flags for every kind:
                             reviews, or the reviews will not apply.
   --review-revision N       default 0 for results exports, 1 for reviews files (so the reviews'
                             labels, at the higher revision, decide the effective validity).
+  --benchmark NAME          write "benchmark": NAME on every row (e.g. swe-verified or
+                            private-canary): the gate decides each benchmark on its own tasks and
+                            then all together; default none (the benchmark "default").
   -o, --out OUT             write to OUT instead of stdout.
 
 Flags for results kinds:

@@ -18,6 +18,8 @@ import { datasetAsOfReview } from "./history/as-of-review.js";
 import { appendOnlyCheck } from "./history/append-only.js";
 import type { AppendOnlyBase, AppendOnlyReport } from "./history/history-types.js";
 import { reclassificationHeadline, verdictByReviewRevision } from "./history/verdict-by-revision.js";
+import { isMultiBenchmark, planBenchmarks } from "./decision/benchmarks.js";
+import { gateAcrossBenchmarks } from "./gate-benchmarks.js";
 
 /** The policy that decides (on a PR, the base commit's version), checked: see gatePolicy. */
 export interface GatePolicy {
@@ -94,6 +96,15 @@ export function runGate(dataset: Dataset, policy: GatePolicy, options: GateOptio
   const asOfReview = options.asOfReview;
   // (A Dataset already as of revision N stays as it is.)
   const view = asOfReview === null ? dataset : datasetAsOfReview(dataset, asOfReview);
+  // Several benchmarks: each decided alone, then together (docs/spec.md §4.6).
+  const plan = planBenchmarks(view, policy.policy);
+  if (isMultiBenchmark(plan)) return gateAcrossBenchmarks(view, policy, options, plan, gateOne);
+  return gateOne(view, { ...policy, policy: plan[0]?.policy ?? policy.policy }, options);
+}
+
+/** Today's whole gate on one Dataset (one benchmark, or every task pooled). */
+function gateOne(view: Dataset, policy: GatePolicy, options: GateOptions): Report {
+  const asOfReview = options.asOfReview;
   const appendOnly = options.appendOnly;
   const ctx = {
     canary: options.canary,

@@ -95,6 +95,12 @@ export interface ModelSummary {
   readonly datasetRevisions: readonly string[];
   /** Rows that repeated an attempt already seen with the same result (SPEC §1.1). */
   readonly duplicateRows: number;
+  /**
+   * The harness revisions of this model's rows by their task's benchmark (name → sorted, distinct);
+   * only when its rows are in more than one benchmark (docs/spec.md §4.6: each benchmark's harness
+   * checks look at its own rows).
+   */
+  readonly harnessByBenchmark?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface InputFileDigest {

@@ -21,7 +21,8 @@ export type CheckId =
   | "production_canary"
   | "observed_margin"
   | "append_only"
-  | "reruns";
+  | "reruns"
+  | "benchmark_present";
 
 export interface Check {
   readonly id: CheckId;

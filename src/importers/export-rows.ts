@@ -42,6 +42,8 @@ export interface ExportCommon {
   modelConfig: string;
   validity: Validity;
   reviewRevision: number;
+  /** `--benchmark`: written on every row when given. */
+  benchmark?: string;
 }
 
 /**
@@ -68,6 +70,7 @@ export function exportLines(rows: readonly ExportRow[], c: ExportCommon): string
     };
     if (r.attempt !== undefined) o["attempt"] = r.attempt;
     if (r.cluster !== undefined) o["cluster"] = r.cluster;
+    if (c.benchmark !== undefined) o["benchmark"] = c.benchmark;
     if (r.metrics !== undefined && Object.keys(r.metrics).length > 0) o["metrics"] = sortedMetrics(r.metrics);
     return JSON.stringify(o);
   });
@@ -106,8 +109,11 @@ export interface ReviewRow {
   note?: string;
 }
 
-/** Serialises reviews rows with a fixed key order, sorted by task id then dataset revision. */
-export function reviewLines(rows: readonly ReviewRow[]): string[] {
+/**
+ * Serialises reviews rows with a fixed key order, sorted by task id then dataset revision;
+ * `benchmark` (`--benchmark`) on every row when given.
+ */
+export function reviewLines(rows: readonly ReviewRow[], benchmark?: string): string[] {
   const sorted = [...rows].sort(
     (a, b) => compareIds(a.task_id, b.task_id) || compareIds(a.dataset_revision, b.dataset_revision),
   );
@@ -121,6 +127,7 @@ export function reviewLines(rows: readonly ReviewRow[]): string[] {
     if (r.reviewer !== undefined) o["reviewer"] = r.reviewer;
     o["evidence"] = r.evidence;
     if (r.note !== undefined) o["note"] = r.note;
+    if (benchmark !== undefined) o["benchmark"] = benchmark;
     return JSON.stringify(o);
   });
 }

@@ -220,6 +220,7 @@ function finishResults(opts: ImportOptions, draft: ResultsDraft): ImportResult {
     modelConfig: modelConfig.value,
     validity,
     reviewRevision,
+    ...(opts.benchmark !== undefined ? { benchmark: opts.benchmark } : {}),
   });
   checkOutputLines(lines, opts.file, limits);
   return { lines, notes };
@@ -353,7 +354,7 @@ function finishReviews(opts: ImportOptions, draft: ReviewsDraft): ImportResult {
     }),
     opts.file,
   );
-  const lines = reviewLines(rows);
+  const lines = reviewLines(rows, opts.benchmark);
   checkOutputLines(lines, opts.file, limits);
   notes.push(`${lines.length} review rows`);
   return { lines, notes };

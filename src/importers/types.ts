@@ -77,6 +77,8 @@ export interface ImportOptions {
   harnessRevision?: string;
   /** Default 0 for results exports, 1 for reviews files. */
   reviewRevision?: number;
+  /** The `benchmark` written on every row (docs/spec.md §1.1, §1.2); default none (`default`). */
+  benchmark?: string;
   /** Results kinds: the `validity` written on every row. Default `unreviewed`. */
   validity?: Validity;
   /** A task list file, one id per line. */

@@ -111,6 +111,7 @@ describe("the action on a pull request", () => {
       "verdict-bound": "accept",
       // No guardrails in the policy and no metrics in the export: empty.
       guardrails: "",
+      benchmarks: "",
       "run-count": "1",
       "report-path": `${r.runnerTemp}/model-gate-report.json`,
       "check-run-id": String(f.checkRuns[0]?.id),

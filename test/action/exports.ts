@@ -17,6 +17,8 @@ export interface TaskRow {
   /** Baseline's result (one attempt). */
   readonly b: Outcome;
   readonly evidence?: readonly string[];
+  /** The task's `benchmark` (docs/spec.md §1.1); none: `default`. */
+  readonly benchmark?: string;
 }
 
 export interface ExportOptions {
@@ -63,6 +65,7 @@ export function exportText(rows: readonly TaskRow[], opts: ExportOptions = {}): 
           result,
           review_revision: 1,
           ...(t.evidence !== undefined ? { evidence: t.evidence } : {}),
+          ...(t.benchmark !== undefined ? { benchmark: t.benchmark } : {}),
         }),
       );
     }

@@ -467,16 +467,16 @@ margin:
 <<: {owner: b}
 `;
     expect(problems(text)).toStrictEqual([
-      'policy.yaml:3:1: field "infra_error": unknown key "infra_error"; did you mean "infra_errors"? the keys allowed here are owner, revisit, on_expired, infra_errors, require_same_harness, accept_if, margin, on_unresolved, rank, reruns, guardrails',
+      'policy.yaml:3:1: field "infra_error": unknown key "infra_error"; did you mean "infra_errors"? the keys allowed here are owner, revisit, on_expired, infra_errors, require_same_harness, accept_if, margin, on_unresolved, rank, benchmarks, reruns, guardrails',
       'policy.yaml:9:3: field "accept_if.canary": unknown key "canary"; the keys allowed here are common_valid_tasks, infra_error_rate, disputed_fraction, missing_fraction, observed_margin, production_canary',
       'policy.yaml:12:3: field "margin.z": unknown key "z"; the keys allowed here are confidence, quantile, power, standard_error, cluster_correction, validity_bound',
-      'policy.yaml:13:1: field "<<": unknown key "<<"; the keys allowed here are owner, revisit, on_expired, infra_errors, require_same_harness, accept_if, margin, on_unresolved, rank, reruns, guardrails',
+      'policy.yaml:13:1: field "<<": unknown key "<<"; the keys allowed here are owner, revisit, on_expired, infra_errors, require_same_harness, accept_if, margin, on_unresolved, rank, benchmarks, reruns, guardrails',
     ]);
   });
 
   test("a key named __proto__ is an unknown key like any other", () => {
     expect(problems(MINIMAL + "\n__proto__: {owner: x}\n")).toStrictEqual([
-      'policy.yaml:8:1: field "__proto__": unknown key "__proto__"; the keys allowed here are owner, revisit, on_expired, infra_errors, require_same_harness, accept_if, margin, on_unresolved, rank, reruns, guardrails',
+      'policy.yaml:8:1: field "__proto__": unknown key "__proto__"; the keys allowed here are owner, revisit, on_expired, infra_errors, require_same_harness, accept_if, margin, on_unresolved, rank, benchmarks, reruns, guardrails',
     ]);
   });
 

@@ -17,6 +17,8 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderMarkdown } from "../../src/core/report/render-markdown.js";
+import { runGate } from "../../src/core/gate.js";
+import { ACCEPTS, benchmarks, gatePolicy, OPTIONS, WEAK_HARM } from "../decision/benchmark-data.js";
 import {
   CHROMIUM,
   CHROMIUM_PRESENT,
@@ -53,6 +55,17 @@ interface PageCase {
   readonly literal?: readonly string[];
   /** Where "what would change the verdict" must start, when not FOLD_HEIGHT (a hostile page's, said why). */
   readonly changeFold?: number;
+  /** Several benchmarks: what would change each verdict is in that benchmark's collapsed section. */
+  readonly changeInSections?: boolean;
+}
+
+/** Two benchmarks of the export (one hostile name) and a required one it lacks. */
+function benchmarksReport() {
+  return runGate(
+    benchmarks({ "swe-verified": ACCEPTS, "</details><img src=x onerror=alert(1)>": WEAK_HARM }),
+    gatePolicy(`benchmarks:\n  private-canary:\n    canary: true\n`),
+    OPTIONS,
+  );
 }
 
 const golden = (file: string) => () => Promise.resolve(readFileSync(join(GOLDEN, file), "utf8"));
@@ -85,6 +98,13 @@ const CASES: readonly PageCase[] = [
   { name: "policy-change", markdown: golden("action-loosening-summary.md") },
   { name: "since-last-run", markdown: golden("since-last-run.md") },
   { name: "guardrails", markdown: golden("guardrails.md") },
+  // Several benchmarks (docs/spec.md §4.6): one row each, the overall verdict, a section each.
+  {
+    name: "benchmarks",
+    markdown: () => Promise.resolve(renderMarkdown(benchmarksReport(), { marker: true })),
+    literal: ["</details><img src=x onerror=alert(1)>"],
+    changeInSections: true,
+  },
   {
     name: "since-last-run-hostile",
     markdown: golden("since-last-run-hostile.md"),
@@ -178,11 +198,14 @@ describe.skipIf(!CHROMIUM_PRESENT)("the golden comments in Chromium at 880 px", 
         expect(shown(await overflows(page)), "overflow, sections collapsed").toEqual([]);
         const facts = await foldFacts(page);
         expect(facts.verdict).toBeLessThanOrEqual(FOLD_HEIGHT);
-        if (facts.failing !== null) expect(facts.failing, "failing checks").toBeLessThanOrEqual(FOLD_HEIGHT);
-        expect(facts.change, "what would change the verdict").not.toBeNull();
-        expect(facts.change ?? Infinity, "what would change the verdict").toBeLessThanOrEqual(
-          c.changeFold ?? FOLD_HEIGHT,
-        );
+        if (facts.failing !== null && c.changeInSections !== true)
+          expect(facts.failing, "failing checks").toBeLessThanOrEqual(FOLD_HEIGHT);
+        if (c.changeInSections !== true) {
+          expect(facts.change, "what would change the verdict").not.toBeNull();
+          expect(facts.change ?? Infinity, "what would change the verdict").toBeLessThanOrEqual(
+            c.changeFold ?? FOLD_HEIGHT,
+          );
+        }
         await setDetailsOpen(page, true);
         expect(shown(await overflows(page)), "overflow, sections open").toEqual([]);
         const live = await liveContent(page);

@@ -116,7 +116,8 @@ export interface PolicyLogOptions {
 }
 
 /** Rules whose change means the thresholds were re-examined (a later revisit with one is no snooze). */
-const THRESHOLD_KEYS = /^(accept_if\.|margin\.confidence$|guardrails\.)/;
+const THRESHOLD_KEYS =
+  /^(accept_if\.|margin\.confidence$|guardrails\.|benchmarks\..*\.(common_valid_tasks|infra_error_rate|disputed_fraction|missing_fraction|observed_margin|production_canary)$)/;
 
 function parsed(text: string, file: string): { policy: Policy } | { error: string } {
   try {

@@ -26,8 +26,10 @@ import {
   type Threshold,
 } from "./policy-types.js";
 import { GUARDRAIL_KEYS, guardrailsSchema, toGuardrails } from "./policy-guardrails.js";
+import { BENCHMARK_ENTRY_KEYS, benchmarkPolicies, benchmarksSchema } from "./policy-benchmarks.js";
 import {
   describeValue,
+  editDistance,
   isIsoDate,
   OBSERVED_MARGIN_BASE,
   parseDate,
@@ -486,6 +488,10 @@ const policySchema = z.strictObject(
     margin: marginSchema.optional(),
     on_unresolved: oneOf(["fail", "neutral"]).optional(),
     rank: rankSchema.optional(),
+    benchmarks: benchmarksSchema(
+      acceptIfSchema.partial().extend({ required: booleanField.optional(), canary: booleanField.optional() }),
+      mapping,
+    ).optional(),
     reruns: oneOf(["latest", "pool", "fail"]).optional(),
     guardrails: guardrailsSchema.optional(),
   },
@@ -497,6 +503,7 @@ const ALLOWED_KEYS = new Map<string, readonly string[]>([
   [pathKey(["accept_if"]), Object.keys(acceptIfSchema.shape)],
   [pathKey(["margin"]), Object.keys(marginSchema.shape)],
   [pathKey(["rank"]), Object.keys(rankSchema.shape)],
+  ["benchmarks.*", [...Object.keys(acceptIfSchema.shape), ...BENCHMARK_ENTRY_KEYS]],
 ]);
 
 const MISSING_HINT: Readonly<Record<string, string>> = {
@@ -510,23 +517,9 @@ const MISSING_HINT: Readonly<Record<string, string>> = {
   "accept_if.observed_margin": `e.g. observed_margin: "${OBSERVED_MARGIN_BASE}"`,
 };
 
-/** Edit distance, for "did you mean" on unknown keys. */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const sub = (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      cur.push(Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, sub));
-    }
-    prev = cur;
-  }
-  return prev[b.length] ?? 0;
-}
-
 function unknownKeyMessage(key: string, allowed: readonly string[]): string {
   const near = allowed
-    .map((k) => ({ k, d: distance(key.toLowerCase(), k) }))
+    .map((k) => ({ k, d: editDistance(key.toLowerCase(), k) }))
     .filter(({ d }) => d <= Math.max(2, Math.floor(key.length / 4)))
     .sort((a, b) => a.d - b.d || a.k.localeCompare(b.k))[0];
   const guess = near ? ` did you mean "${near.k}"?` : "";
@@ -540,7 +533,8 @@ function shapeProblems(issues: readonly z.core.$ZodIssue[], conv: Converted, at:
   for (const issue of issues) {
     const path = issue.path.map(String);
     if (issue.code === "unrecognized_keys") {
-      const allowed = ALLOWED_KEYS.get(pathKey(path)) ?? (path[0] === "guardrails" ? GUARDRAIL_KEYS : []);
+      const entry = path.length === 2 && path[0] === "benchmarks" ? "benchmarks.*" : pathKey(path);
+      const allowed = ALLOWED_KEYS.get(entry) ?? (path[0] === "guardrails" ? GUARDRAIL_KEYS : []);
       for (const key of issue.keys) {
         const p = [...path, key];
         const e = entryAt(p);
@@ -680,6 +674,7 @@ function toPolicy(d: z.output<typeof policySchema>): Policy {
     ...(d.rank !== undefined
       ? { rank: { require: d.rank.require ?? "top_resolved", reference: d.rank.reference ?? null } }
       : {}),
+    ...(d.benchmarks !== undefined ? { benchmarks: benchmarkPolicies(d.benchmarks, acceptIf) } : {}),
     reruns: d.reruns ?? POLICY_DEFAULTS.reruns,
     ...(d.guardrails !== undefined ? { guardrails: toGuardrails(d.guardrails) } : {}),
   };

@@ -35,13 +35,15 @@
  * - `standard_error` paired ↔ clustered: the clustered (CR1) error is usually wider with
  *   correlated tasks but can be narrower with few or anti-correlated clusters, so neither is the
  *   stricter one in general;
+ * - `benchmarks.NAME.*`: each benchmark's bar as the top-level rules (above); `required` and
+ *   `canary` dropped loosen;
  * - `rank.require` and `rank.reference` (the ranking's gate, docs/rank.md): `top_resolved` asks
  *   nothing of the candidate, and `top_group` and `above_reference` ask different things, so no
  *   requirement is stricter than another in general; a new reference is another comparison.
  */
 import { InputError, errorLine } from "../errors.js";
 import type { PolicyChange } from "../verdict-types.js";
-import type { Guardrail, Policy, Threshold } from "./policy-types.js";
+import type { AcceptIf, BenchmarkPolicy, Guardrail, Policy, Threshold } from "./policy-types.js";
 import { isMinimumOp } from "./policy-values.js";
 import { parsePolicy } from "./load-policy.js";
 
@@ -188,6 +190,7 @@ export function diffPolicies(base: Policy, head: Policy): PolicyChange[] {
       valueChange(base.rank?.require ?? "top_resolved", head.rank?.require ?? "top_resolved", never),
     ],
     ["rank.reference", nullableChange(base.rank?.reference ?? null, head.rank?.reference ?? null)],
+    ...benchmarkRules(base, head),
   ];
   for (const rule of guardrailRules(base.guardrails ?? [], head.guardrails ?? [])) rules.push(rule);
   const out: PolicyChange[] = [];
@@ -224,6 +227,58 @@ function guardrailRules(base: readonly Guardrail[], head: readonly Guardrail[]):
       [`${key}.missing`, thresholdChange(b.missing, h.missing, false)],
     ];
   });
+}
+
+/** The accept_if rules of one benchmark's bar, keyed as in the policy (one-line changes). */
+function acceptIfRules(a: AcceptIf, b: AcceptIf): Record<string, Change | null> {
+  return {
+    common_valid_tasks: thresholdChange(a.common_valid_tasks, b.common_valid_tasks, true),
+    infra_error_rate: thresholdChange(a.infra_error_rate, b.infra_error_rate, false),
+    disputed_fraction: thresholdChange(a.disputed_fraction, b.disputed_fraction, false),
+    missing_fraction: thresholdChange(a.missing_fraction, b.missing_fraction, false),
+    observed_margin:
+      a.delta0 === b.delta0
+        ? null
+        : { base: a.observed_margin_text, head: b.observed_margin_text, loosening: b.delta0 < a.delta0 },
+    production_canary:
+      a.production_canary === b.production_canary
+        ? null
+        : {
+            base: a.production_canary ? "passes" : null,
+            head: b.production_canary ? "passes" : null,
+            loosening: a.production_canary,
+          },
+  };
+}
+
+/**
+ * `benchmarks.NAME.KEY` rules, by name: a key either side's entry sets is compared as the bar that
+ * benchmark meets on each side (the entry's, else the top-level one), so an override laxer than
+ * the bar it replaces is a loosening; `required` (null: no entry) and `canary` loosen when dropped.
+ */
+function benchmarkRules(base: Policy, head: Policy): [string, Change | null][] {
+  const entries = (p: Policy) => new Map((p.benchmarks ?? []).map((e) => [e.name, e]));
+  const b = entries(base);
+  const h = entries(head);
+  const names = [...new Set([...b.keys(), ...h.keys()])].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const rules: [string, Change | null][] = [];
+  for (const name of names) {
+    const x: BenchmarkPolicy | undefined = b.get(name);
+    const y: BenchmarkPolicy | undefined = h.get(name);
+    const keys = new Set([...(x?.overrides ?? []), ...(y?.overrides ?? [])]);
+    const bars = acceptIfRules(x?.accept_if ?? base.accept_if, y?.accept_if ?? head.accept_if);
+    for (const [key, change] of Object.entries(bars))
+      if (keys.has(key)) rules.push([`benchmarks.${name}.${key}`, change]);
+    const required = (e: BenchmarkPolicy | undefined) => (e === undefined ? null : String(e.required));
+    const [rb, rh] = [required(x), required(y)];
+    rules.push([
+      `benchmarks.${name}.required`,
+      rb === rh ? null : { base: rb, head: rh, loosening: rb === "true" },
+    ]);
+    const [cb, ch] = [x?.canary ?? false, y?.canary ?? false];
+    rules.push([`benchmarks.${name}.canary`, valueChange(cb, ch, (u, v) => u && !v)]);
+  }
+  return rules;
 }
 
 export interface PolicyTextDiff {

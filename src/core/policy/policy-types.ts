@@ -89,10 +89,28 @@ export interface Policy {
    * run's attempts together. Only the action can tell; the CLI decides as `latest`.
    */
   readonly reruns: "latest" | "pool" | "fail";
+  /** The `benchmarks:` entries, sorted by name; absent when the policy has none. */
+  readonly benchmarks?: readonly BenchmarkPolicy[];
   /** Present only when the policy has a `rank` section (evaluate ignores it). */
   readonly rank?: RankPolicy;
   /** Present only when the policy has `guardrails` (docs/spec.md §4.5), sorted by metric name. */
   readonly guardrails?: readonly Guardrail[];
+}
+
+/**
+ * One entry of the policy's `benchmarks:` (docs/policy.md "Several benchmarks"): the accept_if
+ * that decides that benchmark (the top-level one with the entry's keys over it), whether the
+ * overall accept needs it, and whether it is the production canary.
+ */
+export interface BenchmarkPolicy {
+  readonly name: string;
+  readonly accept_if: AcceptIf;
+  /** The accept_if keys the entry sets itself (the rest are the top-level ones). */
+  readonly overrides: readonly string[];
+  /** The overall accept needs this benchmark to accept; a required benchmark the export lacks fails its evidence. */
+  readonly required: boolean;
+  /** This benchmark is the production canary: it meets `production_canary: passes` by accepting. */
+  readonly canary: boolean;
 }
 
 /** Where the deciding policy came from (SPEC §5, provenance.policy). */

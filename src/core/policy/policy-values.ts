@@ -186,3 +186,17 @@ export function parseDate(input: unknown, example: string): ValueResult<string> 
   if (!isIsoDate(input)) return fail(`${JSON.stringify(input)} is not a calendar date`);
   return ok(input);
 }
+
+/** Edit distance, for "did you mean" on unknown keys. */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const sub = (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      cur.push(Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, sub));
+    }
+    prev = cur;
+  }
+  return prev[b.length] ?? 0;
+}

@@ -24,6 +24,7 @@ export const CHECK_LABEL: Readonly<Record<CheckId, string>> = {
   observed_margin: "Margin lower bound (LCB)",
   append_only: "History append-only",
   reruns: "Re-runs of the eval",
+  benchmark_present: "Benchmark in the export",
 };
 
 type CheckUnit = "count" | "fraction" | "pp" | "text";
@@ -42,6 +43,7 @@ const CHECK_UNIT: Readonly<Record<CheckId, CheckUnit>> = {
   observed_margin: "pp",
   append_only: "count",
   reruns: "count",
+  benchmark_present: "count",
 };
 
 /** A check id we know (a report file from a newer version may carry others). */

@@ -70,6 +70,7 @@ import {
   lostResultsBounded,
   readingsSummary,
 } from "./render-infra-readings.js";
+import { renderBenchmarksMarkdown } from "./render-benchmarks.js";
 
 export interface RenderMarkdownOptions {
   /** Upper bound on the result's length (JavaScript string length). */
@@ -649,6 +650,26 @@ function safeCut(text: string, max: number): string {
 
 /** The Markdown summary of a report. Deterministic: the same report gives the same string. */
 export function renderMarkdown(report: Report, options: RenderMarkdownOptions = {}): string {
+  if (report.benchmarks !== undefined) {
+    // Several benchmarks: their lines, the overall verdict, then each one's report (render-benchmarks.ts).
+    const d = fullDetail();
+    const frame = {
+      headline: headline(report),
+      warnings: warningLines(report, d, null),
+      policyChanges: policyChangesSection(report, d),
+    };
+    const section = (r: Report, maxLength?: number) =>
+      renderMarkdown(r, {
+        ...(maxLength === undefined ? {} : { maxLength }),
+        ...(options.title === undefined ? {} : { title: options.title }),
+      });
+    const marker = options.marker === true ? COMMENT_MARKER : undefined;
+    const text = renderBenchmarksMarkdown(report, report.benchmarks, frame, section, {
+      ...(marker === undefined ? {} : { marker }),
+      ...(options.maxLength === undefined ? {} : { maxLength: options.maxLength }),
+    });
+    return options.maxLength === undefined ? text : truncateMarkdown(text, options.maxLength);
+  }
   const detail = fullDetail();
   const full = renderWith(report, options, detail, null);
   const max = options.maxLength;

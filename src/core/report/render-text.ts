@@ -34,6 +34,7 @@ import { sinceLastRunText } from "./render-since-last-run.js";
 import { runsText } from "./render-runs.js";
 import { guardrailsText } from "./render-guardrails.js";
 import { plural } from "../words.js";
+import { renderBenchmarksText } from "./render-benchmarks.js";
 
 function capped(s: string, maxChars = 200): string {
   const cps = Array.from(typeof s === "string" ? s : String(s));
@@ -99,6 +100,7 @@ function readingsText(report: Report): string[] {
 }
 
 export function renderText(report: Report): string {
+  if (report.benchmarks !== undefined) return renderBenchmarksText(report, report.benchmarks, renderText);
   const c = report.comparison;
   const { baseline, candidate } = report.models;
   const out: string[] = [];

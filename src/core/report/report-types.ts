@@ -20,7 +20,7 @@ import type {
   Verdict,
 } from "../verdict-types.js";
 
-export const SCHEMA_VERSION = "2.7.0";
+export const SCHEMA_VERSION = "2.8.0";
 
 export interface Provenance {
   /** Results files, then reviews files, in the order given; `kind` says which (since 2.4.0). */
@@ -98,6 +98,28 @@ export interface PolicyHistoryReport {
   readonly earlier: boolean;
 }
 
+/**
+ * One benchmark of a gate over several (docs/spec.md §4.6; since 2.6.0): its own verdict at the
+ * policy's level, its headline figures and checks, its harm claim under Holm's step-down across
+ * the benchmarks, and its full report (null for a required benchmark the export lacks).
+ */
+export interface BenchmarkReport {
+  readonly name: string;
+  readonly verdict: Verdict;
+  readonly required: boolean;
+  readonly canary: boolean;
+  readonly margin: number | null;
+  readonly margin_low: number | null;
+  readonly margin_high: number | null;
+  readonly lcb: number | null;
+  readonly ucb: number | null;
+  readonly common_valid_tasks: number;
+  readonly checks: readonly Check[];
+  /** Holm's step-down: the level its UCB was last tested at (α/(B − r)), that UCB, and whether the harm claim holds. */
+  readonly holm: { readonly level: number | null; readonly ucb: number | null; readonly harm: boolean };
+  readonly report: Report | null;
+}
+
 export interface Report {
   readonly schema_version: string;
   readonly verdict: Verdict;
@@ -139,4 +161,10 @@ export interface Report {
   readonly provenance: Provenance;
   /** The action on a commit it can list check runs for: this gate's runs there (since 2.4.0; absent elsewhere). */
   readonly runs?: RunsReport;
+  /**
+   * Several benchmarks (since 2.6.0; absent with one): each one's verdict and report, by name. The
+   * top-level verdict and reasons are then the overall ones; the other top-level figures are of
+   * every task pooled, as before benchmarks, and decide nothing.
+   */
+  readonly benchmarks?: readonly BenchmarkReport[];
 }

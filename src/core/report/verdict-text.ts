@@ -17,6 +17,7 @@ import type { Check } from "../verdict-types.js";
 import type { Report } from "./report-types.js";
 import { lostResultsBounded } from "./render-infra-readings.js";
 import { shoppingLine } from "../run-history/runs-report.js";
+import { benchmarksTitle } from "./render-benchmarks.js";
 
 /** How a rendering writes inline text. Every method returns text safe for its target. */
 export interface Inline {
@@ -467,7 +468,8 @@ export function expiredPolicyNote(report: Report): string | null {
 
 /** The check run's title: plain text, generated words and numbers only (nothing untrusted). */
 export function checkRunTitle(report: Report): string {
-  const title = verdictTitle(report);
+  const title =
+    report.benchmarks === undefined ? verdictTitle(report) : benchmarksTitle(report, report.benchmarks);
   const shopping = shoppingLine(report.verdict, report.runs);
   return shopping === null ? title : `${title} — ${shopping}`;
 }

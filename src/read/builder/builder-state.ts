@@ -63,8 +63,11 @@ export interface ModelState {
   duplicateRows: number;
   /** Attempts counted (pre-aggregated rows add their counts): kept a safe integer. */
   attempts: number;
-  /** The harness and dataset revisions of the model's last row counted (already in the sets). */
+  /** The harness revisions of its rows by their task's benchmark (an index into benchmarkNames). */
+  readonly harnessByBenchmark: Map<number, Set<string>>;
+  /** The harness and dataset revisions of the model's last row counted (already in the sets), and its task's benchmark. */
   lastHarness: string | undefined;
+  lastBenchmark: number;
   lastRevision: RevisionTasks | undefined;
 }
 
@@ -74,7 +77,9 @@ export function newModelState(): ModelState {
     datasetRevisions: new Set(),
     duplicateRows: 0,
     attempts: 0,
+    harnessByBenchmark: new Map(),
     lastHarness: undefined,
+    lastBenchmark: -1,
     lastRevision: undefined,
   };
 }

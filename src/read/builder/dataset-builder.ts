@@ -485,10 +485,15 @@ export class DatasetBuilder extends LabelHistory {
     if (row.metricCount > 0 && !this.addMetrics(i, m, row, src)) return false;
     // Rows of a harness revision and a dataset revision come in runs: a comparison with the last
     // one instead of a Set lookup (a hash of a fresh string) on every row.
-    if (row.harnessRevision !== model.lastHarness) {
+    const benchmark = this.cols.benchmark?.[i] ?? 0;
+    if (row.harnessRevision !== model.lastHarness || benchmark !== model.lastBenchmark) {
       const harness = this.internHarness(row.harnessRevision);
       model.harnessRevisions.add(harness);
+      const byBenchmark = model.harnessByBenchmark.get(benchmark);
+      if (byBenchmark === undefined) model.harnessByBenchmark.set(benchmark, new Set([harness]));
+      else byBenchmark.add(harness);
       model.lastHarness = harness;
+      model.lastBenchmark = benchmark;
     }
     if (rev !== model.lastRevision) {
       model.datasetRevisions.add(rev.name);

@@ -85,8 +85,8 @@ export function finishDataset(
   if (benchmarks !== undefined) table.setBenchmarks(benchmarks.column, benchmarks.names);
   return {
     tasks: table,
-    baseline: summary(b.baseline, b.baselineState),
-    candidate: summary(b.candidate, b.candidateState),
+    baseline: summary(b.baseline, b.baselineState, b.benchmarkNames),
+    candidate: summary(b.candidate, b.candidateState, b.benchmarkNames),
     modelsPresent: present,
     inputs,
     rowsRead,
@@ -397,7 +397,7 @@ function rankedCounts(
 export function rankedSummary(b: BuilderState, k: number): ModelSummary {
   const st = b.ranked?.states[k];
   if (st === undefined) throw new Error(`dataset-finish: no ranked model ${k}`);
-  return summary(b.ranked?.ids[k] ?? "", st);
+  return summary(b.ranked?.ids[k] ?? "", st, b.benchmarkNames);
 }
 
 /** An empty table for the tasks of `universe` (dataset order), their label events at eventStart. */
@@ -464,12 +464,17 @@ function setLabelEvent(
   );
 }
 
-function summary(config: string, st: ModelState): ModelSummary {
+function summary(config: string, st: ModelState, benchmarkNames: readonly string[]): ModelSummary {
+  const byBenchmark: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  for (const [k, set] of st.harnessByBenchmark) {
+    byBenchmark[benchmarkNames[k] ?? ""] = [...set].sort(compareCodeUnits);
+  }
   return {
     config,
     harnessRevisions: [...st.harnessRevisions].sort(compareCodeUnits),
     datasetRevisions: [...st.datasetRevisions].sort(compareCodeUnits),
     duplicateRows: st.duplicateRows,
+    ...(st.harnessByBenchmark.size > 1 ? { harnessByBenchmark: byBenchmark } : {}),
   };
 }
 

@@ -38,6 +38,7 @@ import { plural } from "../../words.js";
 import { marginChartSvg, revisionChartSvg } from "./evaluate-charts-svg.js";
 import { sinceLastRunHtml } from "./evaluate-since-html.js";
 import { guardrailsHtml } from "./guardrails-html.js";
+import { benchmarksHtmlBody } from "./render-benchmarks-html.js";
 import { COLOURS, htmlDocument, legendItem, warningBoxes } from "./html-page.js";
 import { escapeHtmlText, HTML_INLINE, htmlTable } from "./html-text.js";
 
@@ -261,6 +262,15 @@ function settingsSection(report: Report): string[] {
 
 /** The page. Deterministic: the same report gives the same bytes. */
 export function renderEvaluateHtml(report: Report): string {
+  const body =
+    report.benchmarks === undefined
+      ? evaluateBody(report)
+      : benchmarksHtmlBody(report, report.benchmarks, evaluateBody);
+  return htmlDocument("Model acceptance gate", body.join("\n"));
+}
+
+/** The page's body for one report (one benchmark's, or the only one). */
+function evaluateBody(report: Report): string[] {
   const body: string[] = [headline(report), p(whySentence(report, f))];
   for (const line of guardrailsHtml(report)) body.push(line);
   for (const line of warningBoxes(report.warnings, (w) => f.text(w, 400))) body.push(line);
@@ -273,5 +283,5 @@ export function renderEvaluateHtml(report: Report): string {
   for (const line of readingsSection(report)) body.push(line);
   for (const line of perModelSection(report)) body.push(line);
   for (const line of settingsSection(report)) body.push(line);
-  return htmlDocument("Model acceptance gate", body.join("\n"));
+  return body;
 }
