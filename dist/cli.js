@@ -3842,204 +3842,6 @@ function runsReport(input) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/core/report/markdown-blocks.ts
-/**
- * Small Markdown builders the summary's sections share (render-markdown.ts, render-task-tables.ts):
- * the Markdown inline formatter, escaped text, tables, collapsed sections, "… and N more" lines.
- * Cells and summaries passed in must already be escaped or generated.
- */
-
-
-
-
-/** Generated text in Markdown: no HTML, no emphasis by accident. */
-function genMd(s) {
-    return s
-        .replace(/&/g, "&amp;")
-        .replace(/</g, "&lt;")
-        .replace(/>/g, "&gt;")
-        .replace(/_/g, "\\_")
-        .replace(/\*/g, "\\*");
-}
-/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
-const MARKDOWN_INLINE = {
-    text: (s, max) => markdownProse(s, max),
-    code: (s, max) => escapeCode(s, max),
-    gen: genMd,
-    strong: (safe) => `**${safe}**`,
-};
-function md(s, maxChars) {
-    return maxChars === undefined ? escapeMarkdownInline(s) : escapeMarkdownInline(s, maxChars);
-}
-function table(header, align, rows) {
-    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
-    const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
-    return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
-}
-function details(summary, body, open = false) {
-    return [
-        open ? "<details open>" : "<details>",
-        `<summary>${summary}</summary>`,
-        "",
-        ...body,
-        "",
-        "</details>",
-    ];
-}
-/** "… and 1 more task." / "… and 2 more tasks." under a list cut at `shown` of `total`. */
-function moreLine(shown, total, one, many = `${one}s`) {
-    const rest = total - shown;
-    return rest > 0 ? ["", `… and ${rest} more ${(0,words/* pluralWord */.X)(rest, one, many)}.`] : [];
-}
-/** Values in <code>, the first `limit`, then "and N more"; a model without rows has none. */
-function codeList(items, limit) {
-    if (items.length === 0)
-        return "none (no rows)";
-    const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
-    const rest = items.length - shown.length;
-    return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
-}
-
-;// CONCATENATED MODULE: ./src/core/report/render-benchmarks.ts
-
-
-
-
-
-const ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
-/** Characters of a benchmark name shown in a line (the whole name is in the report JSON). */
-const BENCHMARK_NAME_CHARS = 80;
-/** What a benchmark's line says besides its figures: canary, not required, not in the export. */
-function benchmarkTags(b) {
-    const tags = [];
-    if (b.canary)
-        tags.push("canary");
-    if (!b.required)
-        tags.push("not required");
-    if (b.report === null)
-        tags.push("not in the export");
-    if (b.holm.harm)
-        tags.push("harm holds after Holm");
-    return tags;
-}
-/** A benchmark's figures in generated text: margin, bounds, common valid tasks. */
-function benchmarkFigures(b) {
-    return [format_number_formatPp(b.margin), `${format_number_formatPp(b.lcb)} … ${format_number_formatPp(b.ucb)}`, formatCount(b.common_valid_tasks)];
-}
-function markdownLines(benchmarks) {
-    const rows = benchmarks.map((b) => {
-        const tags = benchmarkTags(b);
-        const name = `${escapeCode(b.name, BENCHMARK_NAME_CHARS)}${tags.length === 0 ? "" : ` · ${tags.join(" · ")}`}`;
-        const bounds = `${nowrap(format_number_formatPp(b.lcb))} … ${nowrap(format_number_formatPp(b.ucb))}`;
-        return [
-            name,
-            `${ICON[b.verdict]}&nbsp;${md(b.verdict, 20)}`,
-            nowrap(format_number_formatPp(b.margin)),
-            bounds,
-            formatCount(b.common_valid_tasks),
-        ];
-    });
-    return table(["Benchmark", "Verdict", "Margin", "LCB … UCB", "Common valid tasks"], ["l", "l", "r", "l", "r"], rows);
-}
-/**
- * A name in a `<summary>`: that line is raw HTML to GitHub (no Markdown inside, so a backslash
- * escape would show), so the inline escape without its backslashes: entities, and the zero-width
- * breaks that keep mentions, references and autolinks from forming, stay.
- */
-function summaryCode(name) {
-    const text = escapeMarkdownInline(name, BENCHMARK_NAME_CHARS).replace(BACKSLASH_ESCAPE, "$1");
-    return `<code>${text}</code>`;
-}
-/** A backslash before ASCII punctuation: how escapeMarkdownInline escapes it. */
-const BACKSLASH_ESCAPE = /\\([!-/:-@[-`{-~])/g;
-/** A figure that stays on one line in a narrow column. */
-const nowrap = (s) => s.replaceAll(" ", "&nbsp;");
-/** One benchmark's collapsed section: its own report, as it would be alone. */
-function markdownSection(b, render, maxLength) {
-    const summary = `<b>Benchmark ${summaryCode(b.name)}</b> — ${ICON[b.verdict]} ${md(b.verdict, 20)}`;
-    if (b.report === null) {
-        return details(summary, b.checks.map((c) => `❌ ${markdownProse(c.detail)}`));
-    }
-    const text = render(b.report, maxLength).trimEnd();
-    return details(summary, text.split("\n"));
-}
-/** The Markdown of a report over several benchmarks. */
-function renderBenchmarksMarkdown(report, benchmarks, frame, render, options) {
-    const head = [];
-    if (options.marker !== undefined)
-        head.push([options.marker]);
-    head.push(markdownLines(benchmarks));
-    head.push([frame.headline]);
-    for (const r of report.reasons)
-        head.push([markdownProse(r)]);
-    head.push([...frame.warnings]);
-    const top = head
-        .filter((b) => b.length > 0)
-        .map((b) => b.join("\n"))
-        .join("\n\n");
-    const tail = frame.policyChanges.join("\n");
-    // Each section gets an equal share of what the limit leaves (it trims itself to fit, with a note).
-    const room = options.maxLength === undefined ? undefined : options.maxLength - top.length - tail.length - 200;
-    const share = room === undefined ? undefined : Math.max(2000, Math.floor(room / benchmarks.length) - 200);
-    const sections = benchmarks.map((b) => markdownSection(b, render, share).join("\n"));
-    return [top, ...sections, ...(tail === "" ? [] : [tail])].join("\n\n") + "\n";
-}
-/** Untrusted text for a terminal line. */
-function plain(s) {
-    return neutraliseLogLine(wholeText(s, BENCHMARK_NAME_CHARS, "…"));
-}
-/** The plain text of a report over several benchmarks: lines, overall verdict, each benchmark's text. */
-function renderBenchmarksText(report, benchmarks, render) {
-    const out = ["Benchmarks"];
-    const rows = benchmarks.map((b) => {
-        const tags = benchmarkTags(b);
-        return [
-            `${plain(b.name)}${tags.length === 0 ? "" : ` (${tags.join(", ")})`}`,
-            b.verdict.toUpperCase(),
-            ...benchmarkFigures(b),
-        ];
-    });
-    const width = (k) => rows.reduce((w, r) => Math.max(w, Array.from(r[k] ?? "").length), 0);
-    const pad = (s, w) => s + " ".repeat(Math.max(0, w - Array.from(s).length));
-    const w0 = width(0);
-    const w1 = width(1);
-    for (const r of rows) {
-        out.push(`  ${pad(r[0] ?? "", w0)}  ${pad(r[1] ?? "", w1)}  margin ${r[2] ?? ""}  bounds ${r[3] ?? ""}  ${r[4] ?? ""} common valid tasks`);
-    }
-    const { baseline, candidate } = report.models;
-    out.push("", `${report.verdict.toUpperCase()} overall — candidate ${plain(candidate.config)} over baseline ${plain(baseline.config)}`);
-    for (const r of report.reasons)
-        out.push(`  ${neutraliseLogLine(wholeText(r))}`);
-    for (const w of report.warnings)
-        out.push(`  ! ${neutraliseLogLine(wholeText(w))}`);
-    for (const b of benchmarks) {
-        out.push("", `=== Benchmark ${plain(b.name)}: ${b.verdict.toUpperCase()} ===`, "");
-        if (b.report === null)
-            for (const c of b.checks)
-                out.push(`  FAIL  ${neutraliseLogLine(wholeText(c.detail))}`);
-        else
-            out.push(render(b.report).trimEnd());
-    }
-    return out.join("\n") + "\n";
-}
-/** The check run's title over several benchmarks: generated words and counts only. */
-function render_benchmarks_benchmarksTitle(report, benchmarks) {
-    const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
-    const required = benchmarks.filter((b) => b.required);
-    const accepting = required.filter((b) => b.verdict === "accept").length;
-    const harmed = benchmarks.filter((b) => b.holm.harm).length;
-    const n = benchmarks.length;
-    if (report.verdict === "reject" && harmed > 0) {
-        return `${verdict}: shown worse on ${harmed} of ${plural(n, "benchmark")} after Holm's adjustment`;
-    }
-    if (report.verdict === "reject")
-        return `${verdict}: production canary failed (${plural(n, "benchmark")})`;
-    const open = required.length - accepting;
-    return report.verdict === "accept"
-        ? `${verdict}: all ${plural(required.length, "required benchmark")} accept (${plural(n, "benchmark")} in all)`
-        : `${verdict}: ${open} of ${plural(required.length, "required benchmark")} ${pluralWord(open, "does", "do")} not accept`;
-}
-
 ;// CONCATENATED MODULE: ./src/core/report/verdict-text.ts
 /**
  * The words a reviewer reads first, for every rendering (Markdown comment and summary, plain text,
@@ -5007,7 +4809,7 @@ function moreSentence(shown, listed, count, noun) {
     const inFile = listed >= count ? "in the report file" : `(the report file lists the first ${formatCount(listed)})`;
     return `… and ${(0,words/* plural */.L)(count - shown, `more ${noun}`, `more ${noun}s`)} ${inFile}.`;
 }
-function render_since_last_run_moreLine(shown, listed, count, noun) {
+function moreLine(shown, listed, count, noun) {
     const more = moreSentence(shown, listed, count, noun);
     return more === null ? [] : ["", more];
 }
@@ -5058,8 +4860,8 @@ function flipsMd(c, items, revisions) {
         ]) {
             if (m === null)
                 continue;
-            notes.push(...render_since_last_run_moreLine(Math.min(items, m.pass_to_fail.length), m.pass_to_fail.length, m.pass_to_fail_count, `${role} pass → fail task`));
-            notes.push(...render_since_last_run_moreLine(Math.min(items, m.fail_to_pass.length), m.fail_to_pass.length, m.fail_to_pass_count, `${role} fail → pass task`));
+            notes.push(...moreLine(Math.min(items, m.pass_to_fail.length), m.pass_to_fail.length, m.pass_to_fail_count, `${role} pass → fail task`));
+            notes.push(...moreLine(Math.min(items, m.fail_to_pass.length), m.fail_to_pass.length, m.fail_to_pass_count, `${role} fail → pass task`));
         }
         out.push("", ...mdDetails(`${(0,words/* plural */.L)(flipsOf(c), "task", "tasks")} whose result flipped`, [
             "A flip is a change of the task's pass rate for that model (for one attempt: pass ↔ fail); the rates are shown.",
@@ -5087,7 +4889,7 @@ function labelsMd(c, items, revisions) {
     ]);
     return mdDetails(`${(0,words/* plural */.L)(l.count, "label", "labels")} changed (${how})`, [
         ...mdTable(["Task", "Before", "After", "Review revision"], "|:--|:--|:--|--:|", rows),
-        ...render_since_last_run_moreLine(rows.length, l.tasks.length, l.count, "label"),
+        ...moreLine(rows.length, l.tasks.length, l.count, "label"),
     ]);
 }
 function moversMd(c, items, revisions) {
@@ -5109,7 +4911,7 @@ function moversMd(c, items, revisions) {
         "A task's contribution to Δ̂ is its d / N\\_v on the common valid tasks V (0 outside V); the changes of all tasks add up to Δ̂'s change.",
         "",
         ...mdTable(["Task", "d before", "d after", "Contribution before", "after", "Change"], "|:--|--:|--:|--:|--:|--:|", rows),
-        ...render_since_last_run_moreLine(rows.length, m.tasks.length, m.count, "task"),
+        ...moreLine(rows.length, m.tasks.length, m.count, "task"),
     ]);
 }
 /**
@@ -5343,6 +5145,64 @@ function sinceLastRunHtml(report) {
     return out;
 }
 
+;// CONCATENATED MODULE: ./src/core/report/markdown-blocks.ts
+/**
+ * Small Markdown builders the summary's sections share (render-markdown.ts, render-task-tables.ts):
+ * the Markdown inline formatter, escaped text, tables, collapsed sections, "… and N more" lines.
+ * Cells and summaries passed in must already be escaped or generated.
+ */
+
+
+
+
+/** Generated text in Markdown: no HTML, no emphasis by accident. */
+function genMd(s) {
+    return s
+        .replace(/&/g, "&amp;")
+        .replace(/</g, "&lt;")
+        .replace(/>/g, "&gt;")
+        .replace(/_/g, "\\_")
+        .replace(/\*/g, "\\*");
+}
+/** The Markdown formatter of verdict-text.ts: untrusted text through escape.ts. */
+const MARKDOWN_INLINE = {
+    text: (s, max) => markdownProse(s, max),
+    code: (s, max) => escapeCode(s, max),
+    gen: genMd,
+    strong: (safe) => `**${safe}**`,
+};
+function md(s, maxChars) {
+    return maxChars === undefined ? escapeMarkdownInline(s) : escapeMarkdownInline(s, maxChars);
+}
+function table(header, align, rows) {
+    const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
+    const sep = align.map((a) => (a === "r" ? "--:" : a === "c" ? ":-:" : ":--"));
+    return [line(header), `|${sep.join("|")}|`, ...rows.map(line)];
+}
+function details(summary, body, open = false) {
+    return [
+        open ? "<details open>" : "<details>",
+        `<summary>${summary}</summary>`,
+        "",
+        ...body,
+        "",
+        "</details>",
+    ];
+}
+/** "… and 1 more task." / "… and 2 more tasks." under a list cut at `shown` of `total`. */
+function markdown_blocks_moreLine(shown, total, one, many = `${one}s`) {
+    const rest = total - shown;
+    return rest > 0 ? ["", `… and ${rest} more ${(0,words/* pluralWord */.X)(rest, one, many)}.`] : [];
+}
+/** Values in <code>, the first `limit`, then "and N more"; a model without rows has none. */
+function codeList(items, limit) {
+    if (items.length === 0)
+        return "none (no rows)";
+    const shown = items.slice(0, limit).map((s) => cellCode(s, 80));
+    const rest = items.length - shown.length;
+    return rest > 0 ? `${shown.join(", ")} and ${rest} more` : shown.join(", ");
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/render-guardrails.ts
 
 
@@ -5552,6 +5412,128 @@ function guardrailsHtml(report) {
         ...body,
         "</details>",
     ];
+}
+
+;// CONCATENATED MODULE: ./src/core/report/render-benchmarks.ts
+
+
+
+
+const ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
+/** Characters of a benchmark name shown in a line (the whole name is in the report JSON). */
+const BENCHMARK_NAME_CHARS = 80;
+/** What a benchmark's line says besides its figures: canary, not required, not in the export. */
+function benchmarkTags(b) {
+    const tags = [];
+    if (b.canary)
+        tags.push("canary");
+    if (!b.required)
+        tags.push("not required");
+    if (b.report === null)
+        tags.push("not in the export");
+    if (b.holm.harm)
+        tags.push("harm holds after Holm");
+    return tags;
+}
+/** A benchmark's figures in generated text: margin, bounds, common valid tasks. */
+function benchmarkFigures(b) {
+    return [format_number_formatPp(b.margin), `${format_number_formatPp(b.lcb)} … ${format_number_formatPp(b.ucb)}`, formatCount(b.common_valid_tasks)];
+}
+function markdownLines(benchmarks) {
+    const rows = benchmarks.map((b) => {
+        const tags = benchmarkTags(b);
+        const name = `${escapeCode(b.name, BENCHMARK_NAME_CHARS)}${tags.length === 0 ? "" : ` · ${tags.join(" · ")}`}`;
+        const bounds = `${nowrap(format_number_formatPp(b.lcb))} … ${nowrap(format_number_formatPp(b.ucb))}`;
+        return [
+            name,
+            `${ICON[b.verdict]}&nbsp;${md(b.verdict, 20)}`,
+            nowrap(format_number_formatPp(b.margin)),
+            bounds,
+            formatCount(b.common_valid_tasks),
+        ];
+    });
+    return table(["Benchmark", "Verdict", "Margin", "LCB … UCB", "Common valid tasks"], ["l", "l", "r", "l", "r"], rows);
+}
+/**
+ * A name in a `<summary>`: that line is raw HTML to GitHub (no Markdown inside, so a backslash
+ * escape would show), so the inline escape without its backslashes: entities, and the zero-width
+ * breaks that keep mentions, references and autolinks from forming, stay.
+ */
+function summaryCode(name) {
+    const text = escapeMarkdownInline(name, BENCHMARK_NAME_CHARS).replace(BACKSLASH_ESCAPE, "$1");
+    return `<code>${text}</code>`;
+}
+/** A backslash before ASCII punctuation: how escapeMarkdownInline escapes it. */
+const BACKSLASH_ESCAPE = /\\([!-/:-@[-`{-~])/g;
+/** A figure that stays on one line in a narrow column. */
+const nowrap = (s) => s.replaceAll(" ", "&nbsp;");
+/** One benchmark's collapsed section: its own report, as it would be alone. */
+function markdownSection(b, render, maxLength) {
+    const summary = `<b>Benchmark ${summaryCode(b.name)}</b> — ${ICON[b.verdict]} ${md(b.verdict, 20)}`;
+    if (b.report === null) {
+        return details(summary, b.checks.map((c) => `❌ ${markdownProse(c.detail)}`));
+    }
+    const text = render(b.report, maxLength).trimEnd();
+    return details(summary, text.split("\n"));
+}
+/** The Markdown of a report over several benchmarks. */
+function renderBenchmarksMarkdown(report, benchmarks, frame, render, options) {
+    const head = [];
+    if (options.marker !== undefined)
+        head.push([options.marker]);
+    head.push(markdownLines(benchmarks));
+    head.push([frame.headline]);
+    for (const r of report.reasons)
+        head.push([markdownProse(r)]);
+    head.push([...frame.warnings]);
+    const top = head
+        .filter((b) => b.length > 0)
+        .map((b) => b.join("\n"))
+        .join("\n\n");
+    const tail = frame.policyChanges.join("\n");
+    // Each section gets an equal share of what the limit leaves (it trims itself to fit, with a note).
+    const room = options.maxLength === undefined ? undefined : options.maxLength - top.length - tail.length - 200;
+    const share = room === undefined ? undefined : Math.max(2000, Math.floor(room / benchmarks.length) - 200);
+    const sections = benchmarks.map((b) => markdownSection(b, render, share).join("\n"));
+    return [top, ...sections, ...(tail === "" ? [] : [tail])].join("\n\n") + "\n";
+}
+/** Untrusted text for a terminal line. */
+function plain(s) {
+    return neutraliseLogLine(wholeText(s, BENCHMARK_NAME_CHARS, "…"));
+}
+/** The plain text of a report over several benchmarks: lines, overall verdict, each benchmark's text. */
+function renderBenchmarksText(report, benchmarks, render) {
+    const out = ["Benchmarks"];
+    const rows = benchmarks.map((b) => {
+        const tags = benchmarkTags(b);
+        return [
+            `${plain(b.name)}${tags.length === 0 ? "" : ` (${tags.join(", ")})`}`,
+            b.verdict.toUpperCase(),
+            ...benchmarkFigures(b),
+        ];
+    });
+    const width = (k) => rows.reduce((w, r) => Math.max(w, Array.from(r[k] ?? "").length), 0);
+    const pad = (s, w) => s + " ".repeat(Math.max(0, w - Array.from(s).length));
+    const w0 = width(0);
+    const w1 = width(1);
+    for (const r of rows) {
+        out.push(`  ${pad(r[0] ?? "", w0)}  ${pad(r[1] ?? "", w1)}  margin ${r[2] ?? ""}  bounds ${r[3] ?? ""}  ${r[4] ?? ""} common valid tasks`);
+    }
+    const { baseline, candidate } = report.models;
+    out.push("", `${report.verdict.toUpperCase()} overall — candidate ${plain(candidate.config)} over baseline ${plain(baseline.config)}`);
+    for (const r of report.reasons)
+        out.push(`  ${neutraliseLogLine(wholeText(r))}`);
+    for (const w of report.warnings)
+        out.push(`  ! ${neutraliseLogLine(wholeText(w))}`);
+    for (const b of benchmarks) {
+        out.push("", `=== Benchmark ${plain(b.name)}: ${b.verdict.toUpperCase()} ===`, "");
+        if (b.report === null)
+            for (const c of b.checks)
+                out.push(`  FAIL  ${neutraliseLogLine(wholeText(c.detail))}`);
+        else
+            out.push(render(b.report).trimEnd());
+    }
+    return out.join("\n") + "\n";
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/html/render-benchmarks-html.ts
@@ -30391,7 +30373,7 @@ function influentialSection(report, limit, said) {
         "",
         ...datasetNote(report, show, said),
         ...table(...withDataset(show, 2, ["#", "Task", "Label", "d (set)", "Evidence"], ["r", "l", "l", "r", "l"], rows)),
-        ...moreLine(shown.length, total, "disputed or unreviewed task"),
+        ...markdown_blocks_moreLine(shown.length, total, "disputed or unreviewed task"),
     ];
     const summary = `<b>Disputed and unreviewed tasks</b>, most influential first (${shown.length} of ${total})`;
     return details(summary, body);
@@ -30414,7 +30396,7 @@ function fragilitySection(report, limit, said) {
     return details(`<b>${title}</b> (${shown.length} of ${tasks.length})`, [
         ...datasetNote(report, show, said),
         ...table(...withDataset(show, 2, ["#", "Task", "Change"], ["r", "l", "l"], rows)),
-        ...moreLine(shown.length, tasks.length, "task"),
+        ...markdown_blocks_moreLine(shown.length, tasks.length, "task"),
     ]);
 }
 function brokenSection(report, limit, said) {
@@ -30431,7 +30413,7 @@ function brokenSection(report, limit, said) {
                 "",
                 ...datasetNote(report, needsDatasetColumn(report, shown), said),
                 ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task"], ["l"], shown.map((t) => ({ revision: t.dataset_revision, cells: [taskCell(t)] })))),
-                ...moreLine(shown.length, total, "broken task"),
+                ...markdown_blocks_moreLine(shown.length, total, "broken task"),
             ]),
     ];
     return details(`<b>${formatCount(total)} broken ${(0,words/* pluralWord */.X)(total, "task", "tasks")}</b>`, body);
@@ -30456,7 +30438,7 @@ function historySection(report, limit, said) {
         : [
             ...datasetNote(report, needsDatasetColumn(report, shown), said),
             ...table(...withDataset(needsDatasetColumn(report, shown), 1, ["Task", "Labels by review revision"], ["l", "l"], rows)),
-            ...moreLine(shown.length, history.count, "task"),
+            ...markdown_blocks_moreLine(shown.length, history.count, "task"),
         ];
     return details(`<b>Review history</b> — ${formatCount(history.count)} ${(0,words/* pluralWord */.X)(history.count, "task", "tasks")} changed label across review revisions`, body);
 }
@@ -31559,7 +31541,7 @@ function policyChangesSection(report, detail) {
     const shown = (detail.policyChanges === "loosenings" ? changes.filter((c) => c.loosening) : changes).slice(0, LIST_LIMIT);
     const total = detail.policyChanges === "loosenings" ? loosenings : changes.length;
     if (shown.length > 0)
-        body.push("", ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosening" : "changed rule"));
+        body.push("", ...table(["Rule", "Base", "Head", "Change"], ["l", "l", "l", "l"], shown.map(policyChangeCells)), ...markdown_blocks_moreLine(shown.length, total, detail.policyChanges === "loosenings" ? "loosening" : "changed rule"));
     if (report.policy_history !== null)
         body.push("", ...policyHistoryLines(report.policy_history));
     return details(summary, body);
@@ -31607,7 +31589,7 @@ function provenanceSection(report, detail) {
     const body = table(["", ""], ["l", "l"], rows);
     if (detail.inputs > 0 && p.inputs.length > 0) {
         const shown = p.inputs.slice(0, detail.inputs);
-        body.push("", ...table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...moreLine(shown.length, p.inputs.length, "input file"));
+        body.push("", ...table(["Input file", "sha256"], ["l", "l"], shown.map((f) => [cellCode(f.path, 120), cellCode(f.sha256, 80)])), ...markdown_blocks_moreLine(shown.length, p.inputs.length, "input file"));
     }
     return details(summary, body);
 }

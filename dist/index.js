@@ -65281,128 +65281,12 @@ function readingsNote(report) {
         (unknown ? " Bounded, Δ̂ is unknown: a common valid task has a lost result." : ""));
 }
 
-;// CONCATENATED MODULE: ./src/core/report/render-benchmarks.ts
-
-
-
-
-
-const ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
-/** Characters of a benchmark name shown in a line (the whole name is in the report JSON). */
-const BENCHMARK_NAME_CHARS = 80;
-/** What a benchmark's line says besides its figures: canary, not required, not in the export. */
-function benchmarkTags(b) {
-    const tags = [];
-    if (b.canary)
-        tags.push("canary");
-    if (!b.required)
-        tags.push("not required");
-    if (b.report === null)
-        tags.push("not in the export");
-    if (b.holm.harm)
-        tags.push("harm holds after Holm");
-    return tags;
-}
-/** A benchmark's figures in generated text: margin, bounds, common valid tasks. */
-function benchmarkFigures(b) {
-    return [formatPp(b.margin), `${formatPp(b.lcb)} … ${formatPp(b.ucb)}`, formatCount(b.common_valid_tasks)];
-}
-function markdownLines(benchmarks) {
-    const rows = benchmarks.map((b) => {
-        const tags = benchmarkTags(b);
-        const name = `${escape_escapeCode(b.name, BENCHMARK_NAME_CHARS)}${tags.length === 0 ? "" : ` · ${tags.join(" · ")}`}`;
-        const bounds = `${nowrap(format_number_formatPp(b.lcb))} … ${nowrap(format_number_formatPp(b.ucb))}`;
-        return [
-            name,
-            `${ICON[b.verdict]}&nbsp;${md(b.verdict, 20)}`,
-            nowrap(format_number_formatPp(b.margin)),
-            bounds,
-            format_number_formatCount(b.common_valid_tasks),
-        ];
-    });
-    return table(["Benchmark", "Verdict", "Margin", "LCB … UCB", "Common valid tasks"], ["l", "l", "r", "l", "r"], rows);
-}
+;// CONCATENATED MODULE: ./src/core/report/benchmarks-title.ts
 /**
- * A name in a `<summary>`: that line is raw HTML to GitHub (no Markdown inside, so a backslash
- * escape would show), so the inline escape without its backslashes: entities, and the zero-width
- * breaks that keep mentions, references and autolinks from forming, stay.
+ * The check run's title over several benchmarks (docs/spec.md §4.6): apart from
+ * render-benchmarks.ts, because verdict-text.ts, which the Markdown blocks build on, needs it.
  */
-function summaryCode(name) {
-    const text = escape_escapeMarkdownInline(name, BENCHMARK_NAME_CHARS).replace(BACKSLASH_ESCAPE, "$1");
-    return `<code>${text}</code>`;
-}
-/** A backslash before ASCII punctuation: how escapeMarkdownInline escapes it. */
-const BACKSLASH_ESCAPE = /\\([!-/:-@[-`{-~])/g;
-/** A figure that stays on one line in a narrow column. */
-const nowrap = (s) => s.replaceAll(" ", "&nbsp;");
-/** One benchmark's collapsed section: its own report, as it would be alone. */
-function markdownSection(b, render, maxLength) {
-    const summary = `<b>Benchmark ${summaryCode(b.name)}</b> — ${ICON[b.verdict]} ${md(b.verdict, 20)}`;
-    if (b.report === null) {
-        return details(summary, b.checks.map((c) => `❌ ${prose_markdownProse(c.detail)}`));
-    }
-    const text = render(b.report, maxLength).trimEnd();
-    return details(summary, text.split("\n"));
-}
-/** The Markdown of a report over several benchmarks. */
-function renderBenchmarksMarkdown(report, benchmarks, frame, render, options) {
-    const head = [];
-    if (options.marker !== undefined)
-        head.push([options.marker]);
-    head.push(markdownLines(benchmarks));
-    head.push([frame.headline]);
-    for (const r of report.reasons)
-        head.push([prose_markdownProse(r)]);
-    head.push([...frame.warnings]);
-    const top = head
-        .filter((b) => b.length > 0)
-        .map((b) => b.join("\n"))
-        .join("\n\n");
-    const tail = frame.policyChanges.join("\n");
-    // Each section gets an equal share of what the limit leaves (it trims itself to fit, with a note).
-    const room = options.maxLength === undefined ? undefined : options.maxLength - top.length - tail.length - 200;
-    const share = room === undefined ? undefined : Math.max(2000, Math.floor(room / benchmarks.length) - 200);
-    const sections = benchmarks.map((b) => markdownSection(b, render, share).join("\n"));
-    return [top, ...sections, ...(tail === "" ? [] : [tail])].join("\n\n") + "\n";
-}
-/** Untrusted text for a terminal line. */
-function plain(s) {
-    return neutraliseLogLine(wholeText(s, BENCHMARK_NAME_CHARS, "…"));
-}
-/** The plain text of a report over several benchmarks: lines, overall verdict, each benchmark's text. */
-function renderBenchmarksText(report, benchmarks, render) {
-    const out = ["Benchmarks"];
-    const rows = benchmarks.map((b) => {
-        const tags = benchmarkTags(b);
-        return [
-            `${plain(b.name)}${tags.length === 0 ? "" : ` (${tags.join(", ")})`}`,
-            b.verdict.toUpperCase(),
-            ...benchmarkFigures(b),
-        ];
-    });
-    const width = (k) => rows.reduce((w, r) => Math.max(w, Array.from(r[k] ?? "").length), 0);
-    const pad = (s, w) => s + " ".repeat(Math.max(0, w - Array.from(s).length));
-    const w0 = width(0);
-    const w1 = width(1);
-    for (const r of rows) {
-        out.push(`  ${pad(r[0] ?? "", w0)}  ${pad(r[1] ?? "", w1)}  margin ${r[2] ?? ""}  bounds ${r[3] ?? ""}  ${r[4] ?? ""} common valid tasks`);
-    }
-    const { baseline, candidate } = report.models;
-    out.push("", `${report.verdict.toUpperCase()} overall — candidate ${plain(candidate.config)} over baseline ${plain(baseline.config)}`);
-    for (const r of report.reasons)
-        out.push(`  ${neutraliseLogLine(wholeText(r))}`);
-    for (const w of report.warnings)
-        out.push(`  ! ${neutraliseLogLine(wholeText(w))}`);
-    for (const b of benchmarks) {
-        out.push("", `=== Benchmark ${plain(b.name)}: ${b.verdict.toUpperCase()} ===`, "");
-        if (b.report === null)
-            for (const c of b.checks)
-                out.push(`  FAIL  ${neutraliseLogLine(wholeText(c.detail))}`);
-        else
-            out.push(render(b.report).trimEnd());
-    }
-    return out.join("\n") + "\n";
-}
+
 /** The check run's title over several benchmarks: generated words and counts only. */
 function benchmarksTitle(report, benchmarks) {
     const verdict = report.verdict.charAt(0).toUpperCase() + report.verdict.slice(1);
@@ -67418,6 +67302,128 @@ function sinceLastRunText(report) {
         }
     }
     return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/render-benchmarks.ts
+
+
+
+
+const ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
+/** Characters of a benchmark name shown in a line (the whole name is in the report JSON). */
+const BENCHMARK_NAME_CHARS = 80;
+/** What a benchmark's line says besides its figures: canary, not required, not in the export. */
+function benchmarkTags(b) {
+    const tags = [];
+    if (b.canary)
+        tags.push("canary");
+    if (!b.required)
+        tags.push("not required");
+    if (b.report === null)
+        tags.push("not in the export");
+    if (b.holm.harm)
+        tags.push("harm holds after Holm");
+    return tags;
+}
+/** A benchmark's figures in generated text: margin, bounds, common valid tasks. */
+function benchmarkFigures(b) {
+    return [formatPp(b.margin), `${formatPp(b.lcb)} … ${formatPp(b.ucb)}`, formatCount(b.common_valid_tasks)];
+}
+function markdownLines(benchmarks) {
+    const rows = benchmarks.map((b) => {
+        const tags = benchmarkTags(b);
+        const name = `${escape_escapeCode(b.name, BENCHMARK_NAME_CHARS)}${tags.length === 0 ? "" : ` · ${tags.join(" · ")}`}`;
+        const bounds = `${nowrap(format_number_formatPp(b.lcb))} … ${nowrap(format_number_formatPp(b.ucb))}`;
+        return [
+            name,
+            `${ICON[b.verdict]}&nbsp;${md(b.verdict, 20)}`,
+            nowrap(format_number_formatPp(b.margin)),
+            bounds,
+            format_number_formatCount(b.common_valid_tasks),
+        ];
+    });
+    return table(["Benchmark", "Verdict", "Margin", "LCB … UCB", "Common valid tasks"], ["l", "l", "r", "l", "r"], rows);
+}
+/**
+ * A name in a `<summary>`: that line is raw HTML to GitHub (no Markdown inside, so a backslash
+ * escape would show), so the inline escape without its backslashes: entities, and the zero-width
+ * breaks that keep mentions, references and autolinks from forming, stay.
+ */
+function summaryCode(name) {
+    const text = escape_escapeMarkdownInline(name, BENCHMARK_NAME_CHARS).replace(BACKSLASH_ESCAPE, "$1");
+    return `<code>${text}</code>`;
+}
+/** A backslash before ASCII punctuation: how escapeMarkdownInline escapes it. */
+const BACKSLASH_ESCAPE = /\\([!-/:-@[-`{-~])/g;
+/** A figure that stays on one line in a narrow column. */
+const nowrap = (s) => s.replaceAll(" ", "&nbsp;");
+/** One benchmark's collapsed section: its own report, as it would be alone. */
+function markdownSection(b, render, maxLength) {
+    const summary = `<b>Benchmark ${summaryCode(b.name)}</b> — ${ICON[b.verdict]} ${md(b.verdict, 20)}`;
+    if (b.report === null) {
+        return details(summary, b.checks.map((c) => `❌ ${prose_markdownProse(c.detail)}`));
+    }
+    const text = render(b.report, maxLength).trimEnd();
+    return details(summary, text.split("\n"));
+}
+/** The Markdown of a report over several benchmarks. */
+function renderBenchmarksMarkdown(report, benchmarks, frame, render, options) {
+    const head = [];
+    if (options.marker !== undefined)
+        head.push([options.marker]);
+    head.push(markdownLines(benchmarks));
+    head.push([frame.headline]);
+    for (const r of report.reasons)
+        head.push([prose_markdownProse(r)]);
+    head.push([...frame.warnings]);
+    const top = head
+        .filter((b) => b.length > 0)
+        .map((b) => b.join("\n"))
+        .join("\n\n");
+    const tail = frame.policyChanges.join("\n");
+    // Each section gets an equal share of what the limit leaves (it trims itself to fit, with a note).
+    const room = options.maxLength === undefined ? undefined : options.maxLength - top.length - tail.length - 200;
+    const share = room === undefined ? undefined : Math.max(2000, Math.floor(room / benchmarks.length) - 200);
+    const sections = benchmarks.map((b) => markdownSection(b, render, share).join("\n"));
+    return [top, ...sections, ...(tail === "" ? [] : [tail])].join("\n\n") + "\n";
+}
+/** Untrusted text for a terminal line. */
+function plain(s) {
+    return neutraliseLogLine(wholeText(s, BENCHMARK_NAME_CHARS, "…"));
+}
+/** The plain text of a report over several benchmarks: lines, overall verdict, each benchmark's text. */
+function renderBenchmarksText(report, benchmarks, render) {
+    const out = ["Benchmarks"];
+    const rows = benchmarks.map((b) => {
+        const tags = benchmarkTags(b);
+        return [
+            `${plain(b.name)}${tags.length === 0 ? "" : ` (${tags.join(", ")})`}`,
+            b.verdict.toUpperCase(),
+            ...benchmarkFigures(b),
+        ];
+    });
+    const width = (k) => rows.reduce((w, r) => Math.max(w, Array.from(r[k] ?? "").length), 0);
+    const pad = (s, w) => s + " ".repeat(Math.max(0, w - Array.from(s).length));
+    const w0 = width(0);
+    const w1 = width(1);
+    for (const r of rows) {
+        out.push(`  ${pad(r[0] ?? "", w0)}  ${pad(r[1] ?? "", w1)}  margin ${r[2] ?? ""}  bounds ${r[3] ?? ""}  ${r[4] ?? ""} common valid tasks`);
+    }
+    const { baseline, candidate } = report.models;
+    out.push("", `${report.verdict.toUpperCase()} overall — candidate ${plain(candidate.config)} over baseline ${plain(baseline.config)}`);
+    for (const r of report.reasons)
+        out.push(`  ${neutraliseLogLine(wholeText(r))}`);
+    for (const w of report.warnings)
+        out.push(`  ! ${neutraliseLogLine(wholeText(w))}`);
+    for (const b of benchmarks) {
+        out.push("", `=== Benchmark ${plain(b.name)}: ${b.verdict.toUpperCase()} ===`, "");
+        if (b.report === null)
+            for (const c of b.checks)
+                out.push(`  FAIL  ${neutraliseLogLine(wholeText(c.detail))}`);
+        else
+            out.push(render(b.report).trimEnd());
+    }
+    return out.join("\n") + "\n";
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/render-markdown.ts

@@ -14,7 +14,7 @@ import {
 } from "./decision/benchmarks.js";
 import type { Dataset } from "./model.js";
 import type { BenchmarkReport, Report } from "./report/report-types.js";
-import type { GateOptions, GatePolicy } from "./gate.js";
+import type { GateOptions, GatePolicy } from "./gate-types.js";
 
 type GateOne = (view: Dataset, policy: GatePolicy, options: GateOptions) => Report;
 

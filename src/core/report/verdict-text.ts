@@ -17,7 +17,7 @@ import type { Check } from "../verdict-types.js";
 import type { Report } from "./report-types.js";
 import { lostResultsBounded } from "./render-infra-readings.js";
 import { shoppingLine } from "../run-history/runs-report.js";
-import { benchmarksTitle } from "./render-benchmarks.js";
+import { benchmarksTitle } from "./benchmarks-title.js";
 
 /** How a rendering writes inline text. Every method returns text safe for its target. */
 export interface Inline {
