@@ -453,8 +453,10 @@ describe("several gates on one pull request, upgrades and races", () => {
 
   it("a create–create race (two runs listing at once) ends in one comment", async () => {
     const f = await startFake();
-    // Each run lists the comments twice: its run history ("Earlier runs"), then the comment to update.
-    f.holdTogether("issues/list-comments", 2, 2);
+    // Neither create is answered until both runs have sent theirs, so each run listed the comments
+    // and found none before either comment existed: the race, however many times each run lists
+    // (a run reads the comments for its history only when it sees the other's check run first).
+    f.holdTogether("issues/create-comment", 2);
     const [a, b] = await Promise.all([run(f), run(f, { rows: REJECT_ROWS, inputs: { "fail-on": "never" } })]);
     expect([a.code, b.code]).toEqual([0, 0]);
     expect(f.requests.filter((q) => q.operationId === "issues/create-comment")).toHaveLength(2);
