@@ -132,7 +132,8 @@ export interface UnmatchedLabels {
  * the read's end whether or not anything asks for them. The reader's table
  * (src/read/builder/task-table.ts) holds the numbers in typed arrays and makes a record, a
  * history or a source only when asked; the statistics read the fields they need by index.
- * `recordTable` wraps records made elsewhere (tests, a view as of an earlier review). Every method's answer is what `record(i)` holds.
+ * `recordTable` wraps records made elsewhere (tests, a view as of an earlier review). Every
+ * method's answer is what `record(i)` holds.
  */
 export interface TaskTable {
   readonly length: number;
