@@ -5995,7 +5995,7 @@ const DEFAULT_BENCHMARK_LIST = Object.freeze([DEFAULT_BENCHMARK]);
 
 ;// CONCATENATED MODULE: ./src/core/stats/task-columns.ts
 /**
- * The per-task inputs of the model figures and the margin, as arrays in dataset order (issue 15).
+ * The per-task inputs of the model figures and the margin, as arrays in dataset order.
  * evaluate() reads every task three times (the margin, then each model's figures), and the verdict
  * by review revision evaluates again per revision: at 500,000 tasks each walk over the tasks is
  * mostly cache misses, so they are read once here. The labels as of an earlier review revision
@@ -6367,8 +6367,8 @@ function ascendingOrder(values) {
  * Exact bounds of R(S) over all subsets S of the extras, with the smallest optimising sets.
  * `baseCount` = 0 is allowed: then S = ∅ is excluded (R undefined) and the extremes are taken over
  * non-empty S; with no extras either, everything is null. With `withSets` false the sets are left
- * empty (a model's score interval needs only the bounds: at 10⁶ unresolved tasks the sets were
- * ~8 MB of garbage each).
+ * empty (a model's score interval needs only the bounds, and the sets, as long as the unresolved
+ * tasks, would be garbage on every call).
  */
 function exactRatioBounds(baseSum, baseCount, extras, withSets = true) {
     const n = extras.length;
@@ -6710,8 +6710,9 @@ const MAX_CACHED_NU = 2 ** 22;
 /**
  * q as a function of ν for one policy. Integer ν (the paired SE's n − 1) are cached, because the
  * bounds over every resolution and the fragility searches ask for the same few ν many times: the
- * exact bound visits every |S| once an evaluation, a run of consecutive ν (~55,000 at 500,000
- * tasks), which a Map looked up at ~4× the cost of an indexed block.
+ * exact bound visits every |S| once an evaluation, a run of consecutive ν (as many as
+ * the unresolved tasks), which an indexed block answers without the hashing a Map does on every
+ * look-up.
  */
 function quantileFunction(margin) {
     // One function (and so one cache) per (kind, confidence): a ranking analyses thousands of pairs
@@ -6960,7 +6961,8 @@ class PairedSeScan {
     /**
      * Float64Array only, as the counts: with an Array here and a typed array there, the scan's
      * element loads saw several kinds, TurboFan dropped its code after a deopt and the loop ran in
-     * the baseline tier, boxing every double (~330 MB of garbage on deep-attempts' fragility).
+     * the baseline tier, boxing every double (a heap number for each element read, in the fragility
+     * search's hottest loop).
      */
     values;
     m;
@@ -8082,8 +8084,8 @@ function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
     let commonValidHigh = 0;
     const lost = { ownValid: false, ownOpen: false, commonValid: false, commonOpen: false };
     const validity = columns.validity;
-    // The unresolved tasks' scores, at most one a task (typed: pushed onto arrays they were ~150 MB
-    // of garbage at 10⁶ tasks over the review revisions, where most tasks are unreviewed early on).
+    // The unresolved tasks' scores, at most one a task (typed: arrays pushed onto would box each
+    // double and grow again for every review revision, where most tasks are unreviewed early on).
     const ownUnresolved = new Float64Array(validity.length);
     const commonUnresolved = new Float64Array(validity.length);
     const own = columns[side];
@@ -9742,7 +9744,7 @@ class LostResults {
 /**
  * Work budget of one fragility figure: the most candidate states the exact enumeration (and,
  * separately, the greedy search) may evaluate. Each evaluation is O(#distinct U values) and
- * allocation-free, about 0.1 µs, so the budget caps a figure at roughly 0.1–0.3 s. With single
+ * allocation-free, so the budget bounds a figure's time whatever the export's size. With single
  * attempts (3 kinds of task) it lets the exact search of review fragility prove every level up to
  * about 90 changes (180 when no broken task can be revalidated). Beyond it the figure is the
  * greedy upper bound, reported as "at most" unless it meets the levels already proven.
@@ -25387,7 +25389,7 @@ function checkReviewRow(obj, out, issues, plain = false) {
 
 ;// CONCATENATED MODULE: ./src/read/previous-versions.ts
 /**
- * The append-only check's reading (issue #14; the comparison is src/core/history/append-only.ts):
+ * The append-only check's reading (the comparison is src/core/history/append-only.ts):
  * the previous versions of the results and reviews files, then the current ones, streamed line
  * by line; each line reduced to its identity and the facts that must not change (RowCodec: a
  * valid row by its key fields, any other line by its text), and only the first rows reported
@@ -26180,7 +26182,7 @@ class TaskIndex {
 
 ;// CONCATENATED MODULE: ./src/read/rows/packed-evidence.ts
 /**
- * A task's evidence list as the reader holds it (issue 15): its items joined by a line feed into
+ * A task's evidence list as the reader holds it: its items joined by a line feed into
  * one string, undefined when it has none. Items are never empty and never hold a control
  * character (row-checks.ts refuses them), so the separator cannot occur inside one. One string a
  * task instead of an array, its elements and a string an item: less memory a task, and two fewer
@@ -27317,7 +27319,7 @@ function nameEnd(b, begin, end) {
 
 ;// CONCATENATED MODULE: ./src/read/rows/row-scanner.ts
 /**
- * A byte scanner for the common shape of an export row (issue 15): it reads the fields the gate
+ * A byte scanner for the common shape of an export row: it reads the fields the gate
  * needs straight from the line's UTF-8 bytes, without building the object JSON.parse builds
  * (which was most of the reader's time), and accepts a line only when it is sure of it.
  *
@@ -28398,6 +28400,11 @@ class LabelHistory extends BuilderState {
         }
         return this.lastMore;
     }
+    /**
+     * Adds a row's or review's label to task i (the first time it is seen: with its source,
+     * reviewer and note) and its evidence items to the label's and the task's lists. Returns false
+     * when the labels cap was passed (reported).
+     */
     addLabel(i, revision, validity, src, evidence, reviewer, note, 
     // A row's list given packed instead of `evidence` (packedRow), of `packedCount` items.
     packedList, packedCount = 0) {
@@ -28408,76 +28415,18 @@ class LabelHistory extends BuilderState {
         let event;
         let fresh = false;
         if ((flags & F_LABEL0) === 0 || cols.label0Revision[i] !== revision || cols.label0Validity[i] !== code) {
-            let more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
-            event =
-                more === undefined
-                    ? undefined
-                    : more.index !== undefined
-                        ? more.index.get(labelKey(revision, validity))
-                        : findLabel(more.events, revision, validity);
+            event = this.laterLabel(i, flags, revision, validity);
             if (event === undefined) {
-                const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
-                if (count >= this.limits.maxLabelsPerTask) {
-                    this.capPassed(src, `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has more than ` +
-                        `${this.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`);
+                if (this.labelsCapPassed(i, flags, src))
                     return false;
-                }
-                this.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
-                // A new label's list starts empty: it is the task's list only while that is empty too.
-                const own = cols.evidence[i] !== undefined;
-                if ((flags & F_LABEL0) === 0) {
-                    cols.flags[i] = flags | F_LABEL0 | (own ? F_LABEL0_OWN : 0);
-                    cols.label0Revision[i] = revision;
-                    cols.label0Validity[i] = code;
-                    cols.label0Src[i] = src;
-                    if (reviewer !== undefined || note !== undefined)
-                        cols.label0Meta.set(i, { reviewer, note });
-                }
-                else {
-                    event = { revision, validity, src, reviewer, note, own, evidence: undefined };
-                    if (more === undefined) {
-                        more = { events: [event], index: undefined };
-                        cols.moreLabels.set(i, more);
-                        cols.flags[i] = flags | F_MORE_LABELS;
-                        this.lastMoreTask = i;
-                        this.lastMore = more;
-                    }
-                    else {
-                        more.events.push(event);
-                    }
-                    if (more.index !== undefined) {
-                        more.index.set(labelKey(revision, validity), event);
-                    }
-                    else if (more.events.length + 1 > LABEL_SCAN_MAX) {
-                        more.index = new Map(more.events.map((e) => [labelKey(e.revision, e.validity), e]));
-                    }
-                }
+                event = this.newLabel(i, flags, revision, validity, src, reviewer, note);
                 fresh = true;
-                if (revision > (cols.topRevision[i] ?? -1)) {
-                    cols.topRevision[i] = revision;
-                    cols.topValidity[i] = code;
-                }
             }
         }
         const own = event === undefined ? ((cols.flags[i] ?? 0) & F_LABEL0_OWN) !== 0 : event.own;
-        const packed = cols.evidence[i];
         if (packedList !== undefined) {
-            // What the checks below do with the items, where `packedList` alone answers (a task's
-            // first list: the items are distinct, non-empty and within the cap, so firstPacked would
-            // join them as they are); anywhere else they go on with the items.
-            if (packed === undefined && !own) {
-                cols.evidence[i] = packedList;
-                this.heldChars += packedList.length - (packedCount - 1);
-                this.detachLabels(i, event, undefined, 0);
+            if (this.packedListAdded(i, event, own, packedList, packedCount))
                 return true;
-            }
-            const has = packedStartsWith(packed, packedList);
-            if (has && !own)
-                return true;
-            if (has && own && this.ownList(i, event) === undefined && packed === packedList) {
-                this.disown(i, event);
-                return true;
-            }
             evidence = unpack(packedList);
         }
         if (evidence === undefined) {
@@ -28485,11 +28434,105 @@ class LabelHistory extends BuilderState {
                 this.settle(i, event);
             return true;
         }
+        this.addEvidence(i, event, own, evidence);
+        return true;
+    }
+    /** Task i's later label (revision, validity), undefined when it has none such. */
+    laterLabel(i, flags, revision, validity) {
+        const more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
+        if (more === undefined)
+            return undefined;
+        return more.index !== undefined
+            ? more.index.get(labelKey(revision, validity))
+            : findLabel(more.events, revision, validity);
+    }
+    /** Whether task i already holds as many labels as allowed (then reported, at `src`). */
+    labelsCapPassed(i, flags, src) {
+        const more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
+        const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
+        if (count < this.limits.maxLabelsPerTask)
+            return false;
+        this.capPassed(src, `task ${quote(this.cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has more than ` +
+            `${this.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`);
+        return true;
+    }
+    /**
+     * A label task i did not have yet: its first (inline in the columns; returns undefined) or a
+     * later one (returns its event). Its evidence list starts empty.
+     */
+    newLabel(i, flags, revision, validity, src, reviewer, note) {
+        const cols = this.cols;
+        const code = validityCode(validity);
+        this.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
+        // A new label's list starts empty: it is the task's list only while that is empty too.
+        const own = cols.evidence[i] !== undefined;
+        let event;
+        if ((flags & F_LABEL0) === 0) {
+            cols.flags[i] = flags | F_LABEL0 | (own ? F_LABEL0_OWN : 0);
+            cols.label0Revision[i] = revision;
+            cols.label0Validity[i] = code;
+            cols.label0Src[i] = src;
+            if (reviewer !== undefined || note !== undefined)
+                cols.label0Meta.set(i, { reviewer, note });
+        }
+        else {
+            event = { revision, validity, src, reviewer, note, own, evidence: undefined };
+            let more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
+            if (more === undefined) {
+                more = { events: [event], index: undefined };
+                cols.moreLabels.set(i, more);
+                cols.flags[i] = flags | F_MORE_LABELS;
+                this.lastMoreTask = i;
+                this.lastMore = more;
+            }
+            else {
+                more.events.push(event);
+            }
+            if (more.index !== undefined) {
+                more.index.set(labelKey(revision, validity), event);
+            }
+            else if (more.events.length + 1 > LABEL_SCAN_MAX) {
+                more.index = new Map(more.events.map((e) => [labelKey(e.revision, e.validity), e]));
+            }
+        }
+        if (revision > (cols.topRevision[i] ?? -1)) {
+            cols.topRevision[i] = revision;
+            cols.topValidity[i] = code;
+        }
+        return event;
+    }
+    /**
+     * What addEvidence does with a row's packed items, where `packedList` alone answers (a task's
+     * first list: the items are distinct, non-empty and within the cap, so firstPacked would join
+     * them as they are). Returns false when the items must go on as a list.
+     */
+    packedListAdded(i, event, own, packedList, packedCount) {
+        const cols = this.cols;
+        const packed = cols.evidence[i];
+        if (packed === undefined && !own) {
+            cols.evidence[i] = packedList;
+            this.heldChars += packedList.length - (packedCount - 1);
+            this.detachLabels(i, event, undefined, 0);
+            return true;
+        }
+        const has = packedStartsWith(packed, packedList);
+        if (has && !own)
+            return true;
+        if (has && own && this.ownList(i, event) === undefined && packed === packedList) {
+            this.disown(i, event);
+            return true;
+        }
+        return false;
+    }
+    /** Adds a row's evidence items to task i's list and, when it holds its own, to the label's. */
+    addEvidence(i, event, own, evidence) {
+        const cols = this.cols;
+        const packed = cols.evidence[i];
         // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
         // it again would change nothing, and checking that by position is cheaper than searching.
         const taskHas = packedStartsWith(packed, evidence);
         if (taskHas && (!own || startsWith(this.ownList(i, event), evidence)))
-            return true;
+            return;
         // The task's list first: a label keeps the task's string for an item both hold, and the
         // characters of a string are counted once. (withEvidence grows `before` in place.) When the
         // task's list begins with the row's items it gains none, and they are all the label shares.
@@ -28497,7 +28540,7 @@ class LabelHistory extends BuilderState {
         // equal to the task's and drop it (a task-heavy export's second label, on many of its tasks).
         if (taskHas && own && this.ownList(i, event) === undefined && packedRunAt(packed, 0, evidence, true)) {
             this.disown(i, event);
-            return true;
+            return;
         }
         let shared = evidence;
         if (!taskHas) {
@@ -28509,7 +28552,7 @@ class LabelHistory extends BuilderState {
                     cols.evidence[i] = first;
                     this.detachLabels(i, event, undefined, 0);
                 }
-                return true;
+                return;
             }
             const before = unpack(packed);
             const length = before?.length ?? 0;
@@ -28528,7 +28571,6 @@ class LabelHistory extends BuilderState {
                 event.evidence = list;
             this.settle(i, event);
         }
-        return true;
     }
     /** The own evidence list of task i's first label (event undefined) or of a later one. */
     ownList(i, event) {
@@ -29787,7 +29829,7 @@ function withDerivedRevisions(dataset) {
 
 ;// CONCATENATED MODULE: ./src/read/lines/table-header.ts
 /**
- * A CSV or TSV table given where JSON lines are expected (issue 27): recognised by its first
+ * A CSV or TSV table given where JSON lines are expected: recognised by its first
  * line, a header of field-like names separated by commas or tabs that is not JSON, and named in
  * one problem that says what the file looks like and how to turn it into gate input, instead of
  * one "not valid JSON" per line.
@@ -31004,7 +31046,7 @@ function historyItem(e) {
     return (`- ${shortCommit(e.commit)} ${dayOf(e.date)} ${escapeMarkdownInline(e.author, 60)} — ` +
         `${escapeMarkdownInline(e.subject, 120)}: ${parts.join(" · ")}`);
 }
-/** The PR report's lines on the deciding policy's recent history (issue #14). */
+/** The PR report's lines on the deciding policy's recent history. */
 function policyHistoryLines(h) {
     if (h.unavailable !== null)
         return [`Recent history of the base policy: not available (${markdownProse(h.unavailable)}).`];
@@ -31717,9 +31759,9 @@ function renderMarkdown(report, options = {}) {
 ;// CONCATENATED MODULE: ./src/core/report/report-json.ts
 /**
  * The report's JSON text (`JSON.stringify(report, null, 2)` and a newline) in pieces of about
- * JSON_CHUNK_CHARS, so a writer never holds it whole (issue 15). At 10⁶ tasks the text is ~30 MB:
- * the one string, its copy with the newline and the bytes written out took ~140 MB more than the
- * gate had used until then, the read and the evaluation included.
+ * JSON_CHUNK_CHARS, so a writer never holds it whole: the text grows with the tasks, and the one
+ * string, its copy with the newline and the bytes written out would be held at once, several
+ * times the text's size on top of everything the read and the evaluation hold.
  *
  * The pieces joined are byte for byte what JSON.stringify gives (test/report/report-json.test.ts
  * compares them on random values): containers are walked here, and runs of scalars (an array's

@@ -127,12 +127,13 @@ export interface UnmatchedLabels {
 }
 
 /**
- * The Dataset's tasks, read by index (issue 15): a 10⁶-task export held ~555 bytes a task as
- * TaskRecord objects (the record, its history array, an event, a source object), and making them
- * was most of the read's last step. The reader's table (src/read/builder/task-table.ts) holds the
- * numbers in typed arrays and makes a record, a history or a source only when asked; the
- * statistics read the fields they need by index. `recordTable` wraps records made elsewhere
- * (tests, a view as of an earlier review). Every method's answer is what `record(i)` holds.
+ * The Dataset's tasks, read by index: TaskRecord objects cost four objects a task (the record,
+ * its history array, an event, a source object), several times the task's numbers, all made at
+ * the read's end whether or not anything asks for them. The reader's table
+ * (src/read/builder/task-table.ts) holds the numbers in typed arrays and makes a record, a
+ * history or a source only when asked; the statistics read the fields they need by index.
+ * `recordTable` wraps records made elsewhere (tests, a view as of an earlier review). Every
+ * method's answer is what `record(i)` holds.
  */
 export interface TaskTable {
   readonly length: number;

@@ -59,7 +59,10 @@ export type TableFormat = (typeof TABLE_FORMATS)[number];
 
 export interface ImportOptions {
   kind: ImportKind;
-  /** The read and write caps (src/importers/caps.ts); default the reader's. Not a flag: for tests. */
+  /**
+   * The read and write caps (src/importers/caps.ts); default the reader's. Not a flag: set by
+   * tests only (docs/choices.md, Input).
+   */
   limits?: ImportLimits;
   /**
    * The input file (`.gz` is decompressed), named in evidence and messages as given here; it is

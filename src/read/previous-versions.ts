@@ -1,5 +1,5 @@
 /**
- * The append-only check's reading (issue #14; the comparison is src/core/history/append-only.ts):
+ * The append-only check's reading (the comparison is src/core/history/append-only.ts):
  * the previous versions of the results and reviews files, then the current ones, streamed line
  * by line; each line reduced to its identity and the facts that must not change (RowCodec: a
  * valid row by its key fields, any other line by its text), and only the first rows reported

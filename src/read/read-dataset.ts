@@ -49,7 +49,10 @@ export interface ReadOptions {
   readonly candidate: string;
   /** How files are named in messages and provenance; default: the path as given. */
   readonly displayPath?: (absPath: string) => string;
-  /** Lower caps on what is held (DEFAULT_INPUT_LIMITS otherwise); for tests of the caps. */
+  /**
+   * Lower caps on what is held (DEFAULT_INPUT_LIMITS otherwise); set by tests only
+   * (docs/choices.md, Input).
+   */
   readonly limits?: Partial<InputLimits>;
   /**
    * A read for the rank (readRanked, src/read/read-models.ts): the two models need not appear,

@@ -41,11 +41,11 @@ export interface RunRequest {
   readonly displayPath?: (absPath: string) => string;
   /** A full garbage collection, for a large read (the bundles pass src/io/full-collection.ts's). */
   readonly collectGarbage?: () => void;
-  /** The previous versions of the results and reviews files, for the append-only check (issue #14). */
+  /** The previous versions of the results and reviews files, for the append-only check. */
   readonly previous?: { readonly results: readonly string[]; readonly reviews: readonly string[] } | null;
   /** The action: where the previous versions came from (report key `append_only_base`). */
   readonly appendOnlyBase?: AppendOnlyBase | null;
-  /** `--as-of-review N`: only labels with review_revision ≤ N count (issue #14). */
+  /** `--as-of-review N`: only labels with review_revision ≤ N count. */
   readonly asOfReview?: number | null;
   /** The base policy's recent history (the action reads it from git); reported only with a policy change. */
   readonly policyHistory?: PolicyHistoryReport | null;

@@ -1,5 +1,5 @@
 /**
- * The PR remembers (issue 30, docs/runs.md): this gate's runs on a head commit counted from its own
+ * The PR remembers (docs/runs.md): this gate's runs on a head commit counted from its own
  * check runs (external_id), the comment's run-history block verified against them, re-run
  * shopping in the headline, and the `reruns` policy. The committed bundle against the fake GitHub.
  */

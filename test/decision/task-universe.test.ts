@@ -1,5 +1,5 @@
 /**
- * Two files imported without one --tasks list (issue 27): each importer hashes its own file's task
+ * Two files imported without one --tasks list: each importer hashes its own file's task
  * ids into the dataset revision, so the same tasks count as different ones and none is common. The
  * gate tells this from a genuine difference (a partial run, another benchmark) and advises a
  * re-import with one task list instead of running hundreds of tasks again. The real-data part

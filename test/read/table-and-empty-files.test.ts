@@ -1,5 +1,5 @@
 /**
- * Results that are not JSON lines (issue 27): a CSV or TSV table is one problem naming the file,
+ * Results that are not JSON lines: a CSV or TSV table is one problem naming the file,
  * what it looks like and which importer or format to use (not one "not valid JSON" a line), and
  * an empty results file is named, and said to be empty, when a compared model is missing from
  * the export. The reader, the CLI and the action say the same.

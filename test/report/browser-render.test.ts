@@ -92,7 +92,7 @@ const CASES: readonly PageCase[] = [
   // Long hostile task ids in the influential-tasks table (they once overflowed 880 px by 9 px).
   // Every threshold is a hostile string of up to 40 characters (no policy parses such a one: only
   // a hand-edited report holds them) and the observed values are shown whole up to their column
-  // (issue 43: no cut inside a value shorter than the column), so each checks row takes two lines
+  // (no cut inside a value shorter than the column), so each checks row takes two lines
   // and "what would change" starts a line or two below the fold; the verdict does not.
   { name: "hostile-accept", markdown: golden("hostile-accept.md"), changeFold: 960 },
   { name: "policy-change", markdown: golden("action-loosening-summary.md") },
@@ -114,9 +114,9 @@ const CASES: readonly PageCase[] = [
     name: "real-data",
     markdown: async () => renderMarkdown(await realDataReport(), { marker: true }),
   },
-  // Issue 27: most checks fail, each with its whole fix (no cut): nothing may overflow.
+  // Most checks fail, each with its whole fix (no cut): nothing may overflow.
   { name: "pro-without-tasks", markdown: twoFilesWithoutTasksMarkdown },
-  // Issue 27: a clustered policy's bounds are conservative, and every figure says so.
+  // A clustered policy's bounds are conservative, and every figure says so.
   {
     name: "real-clustered",
     markdown: realClusteredMarkdown,

@@ -112,7 +112,7 @@ const PRO_CANDIDATE = "kimi-k2-instruct-10132025";
 
 /**
  * The comment for two public SWE-Bench Pro runs imported without one --tasks list (each file's
- * own ids make its dataset revision, issue 27): most checks fail, each with its whole fix. The
+ * own ids make its dataset revision): most checks fail, each with its whole fix. The
  * CLI's own command on the imports, as a user would run it.
  */
 export async function twoFilesWithoutTasksMarkdown(): Promise<string> {

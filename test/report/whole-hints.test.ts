@@ -1,5 +1,5 @@
 /**
- * Every hint is whole in every format (issue 27): for reports that make each check fail in each of
+ * Every hint is whole in every format: for reports that make each check fail in each of
  * its ways, and carry each kind of headline warning, every failing check's detail (its reason and
  * its fix), every reason and every warning appears whole in the report JSON, the Markdown (the
  * comment, the job summary and the check run's summary, each within its GitHub limit) and the

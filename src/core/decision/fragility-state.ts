@@ -52,7 +52,7 @@ import { decideVerdict } from "./verdict.js";
 /**
  * Work budget of one fragility figure: the most candidate states the exact enumeration (and,
  * separately, the greedy search) may evaluate. Each evaluation is O(#distinct U values) and
- * allocation-free, about 0.1 µs, so the budget caps a figure at roughly 0.1–0.3 s. With single
+ * allocation-free, so the budget bounds a figure's time whatever the export's size. With single
  * attempts (3 kinds of task) it lets the exact search of review fragility prove every level up to
  * about 90 changes (180 when no broken task can be revalidated). Beyond it the figure is the
  * greedy upper bound, reported as "at most" unless it meets the levels already proven.

@@ -1,5 +1,5 @@
 /**
- * Markdown sections of the history features (issue #14), each a small function that
+ * Markdown sections of the history features, each a small function that
  * render-markdown.ts calls in one line: the verdict by review revision (with the review fragility
  * beside it: what did change and what could). Rendered from the report JSON alone; every string
  * from the data is escaped (labels and verdicts too: the renderer never trusts the JSON's enums).

@@ -159,7 +159,7 @@ function historyItem(e: PolicyLogEntry): string {
   );
 }
 
-/** The PR report's lines on the deciding policy's recent history (issue #14). */
+/** The PR report's lines on the deciding policy's recent history. */
 export function policyHistoryLines(h: PolicyHistoryReport): string[] {
   if (h.unavailable !== null)
     return [`Recent history of the base policy: not available (${markdownProse(h.unavailable)}).`];

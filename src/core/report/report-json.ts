@@ -1,8 +1,8 @@
 /**
  * The report's JSON text (`JSON.stringify(report, null, 2)` and a newline) in pieces of about
- * JSON_CHUNK_CHARS, so a writer never holds it whole (issue 15). At 10⁶ tasks the text is ~30 MB:
- * the one string, its copy with the newline and the bytes written out took ~140 MB more than the
- * gate had used until then, the read and the evaluation included.
+ * JSON_CHUNK_CHARS, so a writer never holds it whole: the text grows with the tasks, and the one
+ * string, its copy with the newline and the bytes written out would be held at once, several
+ * times the text's size on top of everything the read and the evaluation hold.
  *
  * The pieces joined are byte for byte what JSON.stringify gives (test/report/report-json.test.ts
  * compares them on random values): containers are walked here, and runs of scalars (an array's

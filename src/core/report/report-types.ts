@@ -84,7 +84,7 @@ export interface ReviewHistory {
   }[];
 }
 
-/** The recent history of the deciding policy, on a pull request that changes it (issue #14). */
+/** The recent history of the deciding policy, on a pull request that changes it. */
 export interface PolicyHistoryReport {
   /** The policy's repository path. */
   readonly path: string;
@@ -146,7 +146,7 @@ export interface Report {
   readonly broken_tasks: BrokenTasks;
   /** Tasks whose label changed across review revisions, every one with every event (compact form). */
   readonly review_history: ReviewHistory;
-  /** The verdict as of each review revision and what changed between them (issue #14). */
+  /** The verdict as of each review revision and what changed between them. */
   readonly verdict_by_review_revision: VerdictByReviewRevision;
   /** The append-only check against the previous results/reviews (null when none was given). */
   readonly append_only: AppendOnlyReport | null;

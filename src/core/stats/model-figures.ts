@@ -174,8 +174,8 @@ export function modelFigures(
   let commonValidHigh = 0;
   const lost = { ownValid: false, ownOpen: false, commonValid: false, commonOpen: false };
   const validity = columns.validity;
-  // The unresolved tasks' scores, at most one a task (typed: pushed onto arrays they were ~150 MB
-  // of garbage at 10⁶ tasks over the review revisions, where most tasks are unreviewed early on).
+  // The unresolved tasks' scores, at most one a task (typed: arrays pushed onto would box each
+  // double and grow again for every review revision, where most tasks are unreviewed early on).
   const ownUnresolved = new Float64Array(validity.length);
   const commonUnresolved = new Float64Array(validity.length);
   const own = columns[side];

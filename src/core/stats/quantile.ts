@@ -17,8 +17,9 @@ const MAX_CACHED_NU = 2 ** 22;
 /**
  * q as a function of ν for one policy. Integer ν (the paired SE's n − 1) are cached, because the
  * bounds over every resolution and the fragility searches ask for the same few ν many times: the
- * exact bound visits every |S| once an evaluation, a run of consecutive ν (~55,000 at 500,000
- * tasks), which a Map looked up at ~4× the cost of an indexed block.
+ * exact bound visits every |S| once an evaluation, a run of consecutive ν (as many as
+ * the unresolved tasks), which an indexed block answers without the hashing a Map does on every
+ * look-up.
  */
 export function quantileFunction(margin: Pick<MarginSettings, "quantile" | "confidence">): QuantileFunction {
   // One function (and so one cache) per (kind, confidence): a ranking analyses thousands of pairs

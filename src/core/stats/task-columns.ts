@@ -1,5 +1,5 @@
 /**
- * The per-task inputs of the model figures and the margin, as arrays in dataset order (issue 15).
+ * The per-task inputs of the model figures and the margin, as arrays in dataset order.
  * evaluate() reads every task three times (the margin, then each model's figures), and the verdict
  * by review revision evaluates again per revision: at 500,000 tasks each walk over the tasks is
  * mostly cache misses, so they are read once here. The labels as of an earlier review revision

@@ -273,7 +273,8 @@ export class PairedSeScan {
   /**
    * Float64Array only, as the counts: with an Array here and a typed array there, the scan's
    * element loads saw several kinds, TurboFan dropped its code after a deopt and the loop ran in
-   * the baseline tier, boxing every double (~330 MB of garbage on deep-attempts' fragility).
+   * the baseline tier, boxing every double (a heap number for each element read, in the fragility
+   * search's hottest loop).
    */
   private readonly values: Float64Array;
   private readonly m: number;

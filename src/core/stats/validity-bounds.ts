@@ -90,8 +90,8 @@ export function ascendingOrder(values: ArrayLike<number>): Uint32Array {
  * Exact bounds of R(S) over all subsets S of the extras, with the smallest optimising sets.
  * `baseCount` = 0 is allowed: then S = ∅ is excluded (R undefined) and the extremes are taken over
  * non-empty S; with no extras either, everything is null. With `withSets` false the sets are left
- * empty (a model's score interval needs only the bounds: at 10⁶ unresolved tasks the sets were
- * ~8 MB of garbage each).
+ * empty (a model's score interval needs only the bounds, and the sets, as long as the unresolved
+ * tasks, would be garbage on every call).
  */
 export function exactRatioBounds(
   baseSum: number,

@@ -151,6 +151,11 @@ export class LabelHistory extends BuilderState {
     return this.lastMore;
   }
 
+  /**
+   * Adds a row's or review's label to task i (the first time it is seen: with its source,
+   * reviewer and note) and its evidence items to the label's and the task's lists. Returns false
+   * when the labels cap was passed (reported).
+   */
   protected addLabel(
     i: number,
     revision: number,
@@ -170,84 +175,140 @@ export class LabelHistory extends BuilderState {
     let event: LabelEvent | undefined;
     let fresh = false;
     if ((flags & F_LABEL0) === 0 || cols.label0Revision[i] !== revision || cols.label0Validity[i] !== code) {
-      let more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
-      event =
-        more === undefined
-          ? undefined
-          : more.index !== undefined
-            ? more.index.get(labelKey(revision, validity))
-            : findLabel(more.events, revision, validity);
+      event = this.laterLabel(i, flags, revision, validity);
       if (event === undefined) {
-        const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
-        if (count >= this.limits.maxLabelsPerTask) {
-          this.capPassed(
-            src,
-            `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has more than ` +
-              `${this.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`,
-          );
-          return false;
-        }
-        this.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
-        // A new label's list starts empty: it is the task's list only while that is empty too.
-        const own = cols.evidence[i] !== undefined;
-        if ((flags & F_LABEL0) === 0) {
-          cols.flags[i] = flags | F_LABEL0 | (own ? F_LABEL0_OWN : 0);
-          cols.label0Revision[i] = revision;
-          cols.label0Validity[i] = code;
-          cols.label0Src[i] = src;
-          if (reviewer !== undefined || note !== undefined) cols.label0Meta.set(i, { reviewer, note });
-        } else {
-          event = { revision, validity, src, reviewer, note, own, evidence: undefined };
-          if (more === undefined) {
-            more = { events: [event], index: undefined };
-            cols.moreLabels.set(i, more);
-            cols.flags[i] = flags | F_MORE_LABELS;
-            this.lastMoreTask = i;
-            this.lastMore = more;
-          } else {
-            more.events.push(event);
-          }
-          if (more.index !== undefined) {
-            more.index.set(labelKey(revision, validity), event);
-          } else if (more.events.length + 1 > LABEL_SCAN_MAX) {
-            more.index = new Map(more.events.map((e) => [labelKey(e.revision, e.validity), e]));
-          }
-        }
+        if (this.labelsCapPassed(i, flags, src)) return false;
+        event = this.newLabel(i, flags, revision, validity, src, reviewer, note);
         fresh = true;
-        if (revision > (cols.topRevision[i] ?? -1)) {
-          cols.topRevision[i] = revision;
-          cols.topValidity[i] = code;
-        }
       }
     }
     const own = event === undefined ? ((cols.flags[i] ?? 0) & F_LABEL0_OWN) !== 0 : event.own;
-    const packed = cols.evidence[i];
     if (packedList !== undefined) {
-      // What the checks below do with the items, where `packedList` alone answers (a task's
-      // first list: the items are distinct, non-empty and within the cap, so firstPacked would
-      // join them as they are); anywhere else they go on with the items.
-      if (packed === undefined && !own) {
-        cols.evidence[i] = packedList;
-        this.heldChars += packedList.length - (packedCount - 1);
-        this.detachLabels(i, event, undefined, 0);
-        return true;
-      }
-      const has = packedStartsWith(packed, packedList);
-      if (has && !own) return true;
-      if (has && own && this.ownList(i, event) === undefined && packed === packedList) {
-        this.disown(i, event);
-        return true;
-      }
+      if (this.packedListAdded(i, event, own, packedList, packedCount)) return true;
       evidence = unpack(packedList);
     }
     if (evidence === undefined) {
       if (fresh && own) this.settle(i, event);
       return true;
     }
+    this.addEvidence(i, event, own, evidence);
+    return true;
+  }
+
+  /** Task i's later label (revision, validity), undefined when it has none such. */
+  private laterLabel(i: number, flags: number, revision: number, validity: Validity): LabelEvent | undefined {
+    const more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
+    if (more === undefined) return undefined;
+    return more.index !== undefined
+      ? more.index.get(labelKey(revision, validity))
+      : findLabel(more.events, revision, validity);
+  }
+
+  /** Whether task i already holds as many labels as allowed (then reported, at `src`). */
+  private labelsCapPassed(i: number, flags: number, src: number): boolean {
+    const more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
+    const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
+    if (count < this.limits.maxLabelsPerTask) return false;
+    this.capPassed(
+      src,
+      `task ${quote(this.cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has more than ` +
+        `${this.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`,
+    );
+    return true;
+  }
+
+  /**
+   * A label task i did not have yet: its first (inline in the columns; returns undefined) or a
+   * later one (returns its event). Its evidence list starts empty.
+   */
+  private newLabel(
+    i: number,
+    flags: number,
+    revision: number,
+    validity: Validity,
+    src: number,
+    reviewer: string | undefined,
+    note: string | undefined,
+  ): LabelEvent | undefined {
+    const cols = this.cols;
+    const code = validityCode(validity);
+    this.heldChars += (reviewer?.length ?? 0) + (note?.length ?? 0);
+    // A new label's list starts empty: it is the task's list only while that is empty too.
+    const own = cols.evidence[i] !== undefined;
+    let event: LabelEvent | undefined;
+    if ((flags & F_LABEL0) === 0) {
+      cols.flags[i] = flags | F_LABEL0 | (own ? F_LABEL0_OWN : 0);
+      cols.label0Revision[i] = revision;
+      cols.label0Validity[i] = code;
+      cols.label0Src[i] = src;
+      if (reviewer !== undefined || note !== undefined) cols.label0Meta.set(i, { reviewer, note });
+    } else {
+      event = { revision, validity, src, reviewer, note, own, evidence: undefined };
+      let more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
+      if (more === undefined) {
+        more = { events: [event], index: undefined };
+        cols.moreLabels.set(i, more);
+        cols.flags[i] = flags | F_MORE_LABELS;
+        this.lastMoreTask = i;
+        this.lastMore = more;
+      } else {
+        more.events.push(event);
+      }
+      if (more.index !== undefined) {
+        more.index.set(labelKey(revision, validity), event);
+      } else if (more.events.length + 1 > LABEL_SCAN_MAX) {
+        more.index = new Map(more.events.map((e) => [labelKey(e.revision, e.validity), e]));
+      }
+    }
+    if (revision > (cols.topRevision[i] ?? -1)) {
+      cols.topRevision[i] = revision;
+      cols.topValidity[i] = code;
+    }
+    return event;
+  }
+
+  /**
+   * What addEvidence does with a row's packed items, where `packedList` alone answers (a task's
+   * first list: the items are distinct, non-empty and within the cap, so firstPacked would join
+   * them as they are). Returns false when the items must go on as a list.
+   */
+  private packedListAdded(
+    i: number,
+    event: LabelEvent | undefined,
+    own: boolean,
+    packedList: string,
+    packedCount: number,
+  ): boolean {
+    const cols = this.cols;
+    const packed = cols.evidence[i];
+    if (packed === undefined && !own) {
+      cols.evidence[i] = packedList;
+      this.heldChars += packedList.length - (packedCount - 1);
+      this.detachLabels(i, event, undefined, 0);
+      return true;
+    }
+    const has = packedStartsWith(packed, packedList);
+    if (has && !own) return true;
+    if (has && own && this.ownList(i, event) === undefined && packed === packedList) {
+      this.disown(i, event);
+      return true;
+    }
+    return false;
+  }
+
+  /** Adds a row's evidence items to task i's list and, when it holds its own, to the label's. */
+  private addEvidence(
+    i: number,
+    event: LabelEvent | undefined,
+    own: boolean,
+    evidence: string | readonly string[],
+  ): void {
+    const cols = this.cols;
+    const packed = cols.evidence[i];
     // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
     // it again would change nothing, and checking that by position is cheaper than searching.
     const taskHas = packedStartsWith(packed, evidence);
-    if (taskHas && (!own || startsWith(this.ownList(i, event), evidence))) return true;
+    if (taskHas && (!own || startsWith(this.ownList(i, event), evidence))) return;
     // The task's list first: a label keeps the task's string for an item both hold, and the
     // characters of a string are counted once. (withEvidence grows `before` in place.) When the
     // task's list begins with the row's items it gains none, and they are all the label shares.
@@ -255,7 +316,7 @@ export class LabelHistory extends BuilderState {
     // equal to the task's and drop it (a task-heavy export's second label, on many of its tasks).
     if (taskHas && own && this.ownList(i, event) === undefined && packedRunAt(packed, 0, evidence, true)) {
       this.disown(i, event);
-      return true;
+      return;
     }
     let shared: string | readonly string[] | undefined = evidence;
     if (!taskHas) {
@@ -267,7 +328,7 @@ export class LabelHistory extends BuilderState {
           cols.evidence[i] = first;
           this.detachLabels(i, event, undefined, 0);
         }
-        return true;
+        return;
       }
       const before = unpack(packed);
       const length = before?.length ?? 0;
@@ -284,7 +345,6 @@ export class LabelHistory extends BuilderState {
       else event.evidence = list;
       this.settle(i, event);
     }
-    return true;
   }
 
   /** The own evidence list of task i's first label (event undefined) or of a later one. */

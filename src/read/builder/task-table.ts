@@ -1,9 +1,9 @@
 /**
- * The Dataset's tasks as the reader hands them on (issue 15): columns by task index in dataset
- * order, read through the TaskTable methods (model.ts), with records, history events and their
- * `{file, line}` sources made only when asked: a TaskRecord a task (record, history array, event,
- * source) would cost several times the numbers and pointers a task costs here, and most of the
- * read's last step.
+ * The Dataset's tasks as the reader hands them on: columns by task index in dataset order, read
+ * through the TaskTable methods (model.ts), with records, history events and their `{file, line}`
+ * sources made only when asked: a TaskRecord a task (record, history array, event, source) would
+ * cost several times the numbers and pointers a task costs here, and be made for every task at
+ * the read's end whether or not anything asks for it.
  *
  * The task ids, clusters and evidence lists are the DatasetBuilder's own strings (never modified
  * once it has finished), read through `order` (task index → the builder's task number); a task's

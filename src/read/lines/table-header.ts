@@ -1,5 +1,5 @@
 /**
- * A CSV or TSV table given where JSON lines are expected (issue 27): recognised by its first
+ * A CSV or TSV table given where JSON lines are expected: recognised by its first
  * line, a header of field-like names separated by commas or tabs that is not JSON, and named in
  * one problem that says what the file looks like and how to turn it into gate input, instead of
  * one "not valid JSON" per line.

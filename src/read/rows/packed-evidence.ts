@@ -1,5 +1,5 @@
 /**
- * A task's evidence list as the reader holds it (issue 15): its items joined by a line feed into
+ * A task's evidence list as the reader holds it: its items joined by a line feed into
  * one string, undefined when it has none. Items are never empty and never hold a control
  * character (row-checks.ts refuses them), so the separator cannot occur inside one. One string a
  * task instead of an array, its elements and a string an item: less memory a task, and two fewer

@@ -1,5 +1,5 @@
 /**
- * A byte scanner for the common shape of an export row (issue 15): it reads the fields the gate
+ * A byte scanner for the common shape of an export row: it reads the fields the gate
  * needs straight from the line's UTF-8 bytes, without building the object JSON.parse builds
  * (which was most of the reader's time), and accepts a line only when it is sure of it.
  *

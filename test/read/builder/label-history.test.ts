@@ -320,7 +320,7 @@ describe("labels and evidence of a task, against a brute-force reading", () => {
     check(perModelScenario, 1500, { compared: 1000, multiLabel: 1000, ownLists: 500 }, "bytes");
   });
 
-  it("reads every field by index as the task's record holds it (the reader's table, issue 15)", () => {
+  it("reads every field by index as the task's record holds it (the reader's table)", () => {
     let tasks = 0;
     for (let seed = 1; seed <= 1000; seed++) {
       const { results, reviews } = scenario(seed);

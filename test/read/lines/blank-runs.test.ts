@@ -1,6 +1,6 @@
 /**
- * Runs of blank lines are skipped in blocks (line-splitter.ts, skipBlankRun: issue 11, a gzip stream
- * that inflates to gigabytes of blank lines must cost about its inflating). Skipping must change
+ * Runs of blank lines are skipped in blocks (line-splitter.ts, skipBlankRun: a gzip stream that
+ * inflates to gigabytes of blank lines must cost about its inflating). Skipping must change
  * nothing but the speed: the same lines with the same numbers, the same non-blank count, in text
  * and byte mode, plain and gzip, for runs of LF, CRLF, spaces and tabs, runs that change pattern
  * part-way, start or end inside a read chunk or a block, and blank lines at the end. The time

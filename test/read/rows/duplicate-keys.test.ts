@@ -1,5 +1,5 @@
 /**
- * A JSON line with the same key twice is a located input error (issue 11; SPEC §1.1 guesses
+ * A JSON line with the same key twice is a located input error (SPEC §1.1 guesses
  * nothing about a bad line), on every parse path: the byte scanner (which hands such a line to
  * JSON.parse) and JSON.parse (any line with an escape); results and reviews files alike.
  */
