@@ -363,7 +363,7 @@ describe("rank mode: the gate per the policy's rank.require", () => {
     const f = await startFake(policy);
     const tie = await run(f, { policy, inputs: { candidate: "cfg-b" } });
     expect(tie.outputs["verdict"]).toBe("unresolved");
-    expect(tie.result?.report.reference).toBe("cfg-c");
+    expect(tie.result?.report).toMatchObject({ reference: "cfg-c" });
     const above = await run(f, { policy, inputs: { candidate: "cfg-a", reference: "cfg-b" } });
     expect(above.outputs["verdict"]).toBe("accept");
     expect(above.result?.report.gate.reasons).toEqual(['"cfg-a" is ordered above the reference "cfg-b".']);
