@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6597);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3040);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3832);
 /* harmony import */ var _read_retired_read_settings_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7674);
@@ -2557,7 +2557,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6597:
+/***/ 3040:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -22342,7 +22342,7 @@ function quote_escapeChar(c) {
 /** JSON-quoted and cut to a readable length. Control characters come out escaped (JSON escapes
  * C0; DEL, C1, line separators and bidi controls are escaped here too), so a message cannot drive
  * a terminal or reorder its own text. */
-function quote(s) {
+function quote_quote(s) {
     return quoteUpTo(s, SHOWN_STRING_LENGTH);
 }
 /** quote() with its own length (e.g. a revision shown whole, to be copied into a flag). */
@@ -22452,7 +22452,7 @@ function conflictProblems(conflicts) {
     return conflicts.map((c) => ({
         location: c.second.source,
         field: "validity",
-        message: `task ${quote(c.task.taskId)} (dataset_revision ${quote(c.task.datasetRevision)}) has two ` +
+        message: `task ${quote_quote(c.task.taskId)} (dataset_revision ${quote_quote(c.task.datasetRevision)}) has two ` +
             `different labels at review_revision ${c.revision}: "${c.first.validity}" at ` +
             `${c.first.source.file}:${c.first.source.line} and "${c.second.validity}" here`,
     }));
@@ -22768,13 +22768,13 @@ function shown(v) {
         return "absent";
     if (typeof v === "number" || typeof v === "boolean")
         return String(v);
-    return typeof v === "string" ? quote(v) : quote(JSON.stringify(v));
+    return typeof v === "string" ? quote_quote(v) : quote_quote(JSON.stringify(v));
 }
 /** Which row this is, in words: its identity fields. */
 function identity(kind, row) {
     const o = row.object;
     if (o === undefined)
-        return `the line ${quote(row.text)} (not a valid row)`;
+        return `the line ${quote_quote(row.text)} (not a valid row)`;
     const fields = kind === "results"
         ? ["model_config", "task_id", "dataset_revision", "harness_revision", "attempt"]
         : ["task_id", "dataset_revision", "review_revision", "reviewer"];
@@ -23130,6 +23130,9 @@ function reclassificationHeadline(v) {
  */
 
 /** The tasks of `base` at `indices` (ascending), read through. */
+function subsetTable(base, indices) {
+    return new SubsetTable(base, indices);
+}
 class SubsetTable {
     base;
     indices;
@@ -23234,7 +23237,7 @@ function summaryOn(s, tasks, side, name) {
         ...(harness !== undefined ? { harnessRevisions: harness } : {}),
     };
 }
-/** The task indices of each benchmark of the Dataset, by name. */
+/** The task indices of each benchmark of the Dataset (or the rank's ModelsDataset), by name. */
 function benchmarkIndices(dataset) {
     const lists = new Map();
     const tasks = dataset.tasks;
@@ -24760,7 +24763,7 @@ function metric_checks_describe(v) {
     if (v === null)
         return "null";
     if (typeof v === "string")
-        return v.length === 0 ? "an empty string" : quote(v);
+        return v.length === 0 ? "an empty string" : quote_quote(v);
     if (typeof v === "number" || typeof v === "boolean")
         return String(v);
     return Array.isArray(v) ? "an array" : "an object";
@@ -24786,7 +24789,7 @@ function metricObject(obj, field, issues) {
     for (const name of names) {
         if (!limits_METRIC_NAME.test(name)) {
             issues.add(field, `expected metric names of a lowercase letter, then up to 63 lowercase letters, digits or ` +
-                `underscores ([a-z][a-z0-9_]{0,63}); got ${quote(name)}`);
+                `underscores ([a-z][a-z0-9_]{0,63}); got ${quote_quote(name)}`);
             return undefined;
         }
     }
@@ -25019,7 +25022,7 @@ function row_checks_describeValue(v) {
     if (typeof v === "string") {
         if (v.length === 0)
             return "an empty string";
-        return quote(v);
+        return quote_quote(v);
     }
     if (typeof v === "number" || typeof v === "boolean")
         return String(v);
@@ -25118,7 +25121,7 @@ function parseObject(text, issues) {
     const repeated = countKeys(text, "top") === Object.keys(v).length ? undefined : firstRepeatedKey(text, "top")?.key;
     if (repeated !== undefined) {
         // JSON.parse keeps the last value: which one was meant is a guess (SPEC §1.1 guesses nothing).
-        issues.add(SHOWN_AS_FIELD.test(repeated) ? repeated : undefined, `the key ${quote(repeated)} is given twice on this line; expected each field once`);
+        issues.add(SHOWN_AS_FIELD.test(repeated) ? repeated : undefined, `the key ${quote_quote(repeated)} is given twice on this line; expected each field once`);
         return undefined;
     }
     // The metric objects are read too: a name given twice in one is refused like a repeated field.
@@ -25126,7 +25129,7 @@ function parseObject(text, issues) {
     if (isObject(o["metrics"]) || isObject(o["metrics_sum"]) || isObject(o["metrics_n"])) {
         const twice = repeatedMetricName(text);
         if (twice !== undefined) {
-            issues.add(SHOWN_AS_FIELD.test(twice.name) ? twice.field : twice.field.slice(0, twice.field.indexOf(".")), `the metric ${quote(twice.name)} is given twice in one object on this line; expected each metric once`);
+            issues.add(SHOWN_AS_FIELD.test(twice.name) ? twice.field : twice.field.slice(0, twice.field.indexOf(".")), `the metric ${quote_quote(twice.name)} is given twice in one object on this line; expected each metric once`);
             return undefined;
         }
     }
@@ -25171,7 +25174,7 @@ function idProblem(v) {
     if (v.length > MAX_ID_LENGTH) {
         return `expected at most ${MAX_ID_LENGTH} characters; got ${v.length}`;
     }
-    return `expected no control characters (U+0000-U+001F, U+007F-U+009F); got ${quote(v)}`;
+    return `expected no control characters (U+0000-U+001F, U+007F-U+009F); got ${quote_quote(v)}`;
 }
 function validityField(obj, issues) {
     const v = obj["validity"];
@@ -25253,7 +25256,7 @@ function evidenceItemProblem(s, plain) {
     if (s.length > MAX_EVIDENCE_LENGTH)
         return `expected at most ${MAX_EVIDENCE_LENGTH} characters; got ${s.length}`;
     if (hasControl(s, plain)) {
-        return `expected no control characters (U+0000-U+001F, U+007F-U+009F); got ${quote(s)}`;
+        return `expected no control characters (U+0000-U+001F, U+007F-U+009F); got ${quote_quote(s)}`;
     }
     return undefined;
 }
@@ -25379,7 +25382,7 @@ function checkReviewRow(obj, out, issues, plain = false) {
         issues.add("note", `expected at most ${MAX_NOTE_LENGTH} characters; got ${note.length}`);
     }
     else if (NOTE_FORBIDDEN.test(note)) {
-        issues.add("note", `expected no control characters other than tab and line ends; got ${quote(note)}`);
+        issues.add("note", `expected no control characters other than tab and line ends; got ${quote_quote(note)}`);
     }
     else {
         out.note = note;
@@ -26683,7 +26686,7 @@ class BuilderState {
             return k;
         if (this.metricNames.length >= MAX_METRICS) {
             this.capPassed(src, `the compared models' attempts carry more than ${MAX_METRICS} distinct metric names (the limit, ` +
-                `which bounds the memory a metric adds); the next is ${quote(name)}`);
+                `which bounds the memory a metric adds); the next is ${quote_quote(name)}`);
             return -1;
         }
         this.heldChars += name.length;
@@ -28088,7 +28091,7 @@ function unicodeNearMatch(given, present, words = ID_WORDS) {
         if (p === given || foldInvisible(p) !== key)
             continue;
         const d = unicode_near_match_difference(given, p);
-        return (`; but ${quote(p)} ${words.found} and differs from it only by ${unicode_near_match_kindOf(given, p)}: from character ${d.at}, ` +
+        return (`; but ${quote_quote(p)} ${words.found} and differs from it only by ${unicode_near_match_kindOf(given, p)}: from character ${d.at}, ` +
             `${words.given} has ${codePoints(d.a)} where ${words.other} has ${codePoints(d.b)}. Ids are compared exactly: ` +
             words.fix);
     }
@@ -28131,11 +28134,11 @@ function noMatchMessage(st, unmatched, compared) {
 }
 function unknownModelMessage(role, id, present) {
     if (present.length === 0) {
-        return `the ${role} model_config ${quote(id)} does not appear in the export: the export has no valid rows`;
+        return `the ${role} model_config ${quote_quote(id)} does not appear in the export: the export has no valid rows`;
     }
-    const shown = present.slice(0, MAX_LISTED_MODEL_IDS).map(quote).join(", ");
+    const shown = present.slice(0, MAX_LISTED_MODEL_IDS).map(quote_quote).join(", ");
     const more = present.length > MAX_LISTED_MODEL_IDS ? `, … (${present.length} in all)` : "";
-    return (`the ${role} model_config ${quote(id)} does not appear in the export; model_config ids present ` +
+    return (`the ${role} model_config ${quote_quote(id)} does not appear in the export; model_config ids present ` +
         `(${present.length}): ${shown}${more}`);
 }
 /** A results file read to its end without a row (named when a compared model is missing). */
@@ -28452,7 +28455,7 @@ class LabelHistory extends BuilderState {
         const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
         if (count < this.limits.maxLabelsPerTask)
             return false;
-        this.capPassed(src, `task ${quote(this.cols.taskIds[i] ?? "")} (dataset_revision ${quote(this.revisionOf(i))}) has more than ` +
+        this.capPassed(src, `task ${quote_quote(this.cols.taskIds[i] ?? "")} (dataset_revision ${quote_quote(this.revisionOf(i))}) has more than ` +
             `${this.limits.maxLabelsPerTask} distinct (review_revision, validity) labels (the limit)`);
         return true;
     }
@@ -29048,14 +29051,14 @@ function countLabels(b, i, flags, revisions, late) {
 /** A task's cluster or benchmark named differently by two of its rows: a problem at the second. */
 function attributeConflicts(b, i, late) {
     const cols = b.cols;
-    const task = `task ${quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote(b.revisionOf(i))})`;
+    const task = `task ${quote_quote(cols.taskIds[i] ?? "")} (dataset_revision ${quote_quote(b.revisionOf(i))})`;
     const cluster = cols.clusterConflicts.get(i);
     if (cluster !== undefined) {
         late.add({
             location: b.locationOf(cluster.src),
             field: "cluster",
-            message: `${task} has cluster ${quote(cols.clusters[i] ?? "")} at ${b.where(cols.clusterSrc[i] ?? 0)} and ` +
-                `${quote(cluster.value)} here; a task belongs to one cluster`,
+            message: `${task} has cluster ${quote_quote(cols.clusters[i] ?? "")} at ${b.where(cols.clusterSrc[i] ?? 0)} and ` +
+                `${quote_quote(cluster.value)} here; a task belongs to one cluster`,
         });
     }
     const benchmark = cols.benchmarkConflicts.get(i);
@@ -29064,9 +29067,9 @@ function attributeConflicts(b, i, late) {
         late.add({
             location: b.locationOf(benchmark.src),
             field: "benchmark",
-            message: `${task} is in benchmark ${quote(b.benchmarkOfTask(i))}${first === undefined ? "" : ` (its first row, at ${first})`} ` +
-                `and this row names ${quote(benchmark.value)}; a task belongs to one benchmark (a row without ` +
-                `one is in ${quote(DEFAULT_BENCHMARK)})`,
+            message: `${task} is in benchmark ${quote_quote(b.benchmarkOfTask(i))}${first === undefined ? "" : ` (its first row, at ${first})`} ` +
+                `and this row names ${quote_quote(benchmark.value)}; a task belongs to one benchmark (a row without ` +
+                `one is in ${quote_quote(DEFAULT_BENCHMARK)})`,
         });
     }
 }
@@ -29152,7 +29155,7 @@ function checkLabels(b, i, events, late) {
     late.add({
         location: b.locationOf(rival.src),
         field: "validity",
-        message: `task ${quote(b.cols.taskIds[i] ?? "")} (dataset_revision ${quote(b.revisionOf(i))}) has two ` +
+        message: `task ${quote_quote(b.cols.taskIds[i] ?? "")} (dataset_revision ${quote_quote(b.revisionOf(i))}) has two ` +
             `different labels at its highest review_revision ${top}: "${label.validity}" ` +
             `at ${b.where(label.src)} and "${rival.validity}" here; record a disagreement as a ` +
             `later revision labelled "disputed"`,
@@ -29526,8 +29529,8 @@ class DatasetBuilder extends LabelHistory {
         const info = seen === undefined ? (m.info[i] ?? 0) : seen.info;
         if (kind === KIND_AGGREGATED || info % 2 === KIND_AGGREGATED) {
             const other = this.where(Math.floor(info / 2));
-            const what = `model_config ${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
-                `${quote(rev.name)}, harness_revision ${quote(harness)}`;
+            const what = `model_config ${quote_quote(row.modelConfig)}, task ${quote_quote(this.cols.taskIds[i] ?? "")}, dataset_revision ` +
+                `${quote_quote(rev.name)}, harness_revision ${quote_quote(harness)}`;
             const message = kind === KIND_AGGREGATED && info % 2 === KIND_AGGREGATED
                 ? `a second pre-aggregated row for ${what}; the first is at ${other}. Two aggregates of ` +
                     `the same attempts are ambiguous: give one row with the totals`
@@ -29588,9 +29591,9 @@ class DatasetBuilder extends LabelHistory {
      */
     repeatConflict(row, i, rev, src, prev, noneThere) {
         const attempt = row.attempt ?? "";
-        const what = `the same attempt (model_config ${quote(row.modelConfig)}, task ${quote(this.cols.taskIds[i] ?? "")}, ` +
-            `dataset_revision ${quote(rev.name)}, harness_revision ${quote(row.harnessRevision)}, attempt ` +
-            `${typeof attempt === "number" ? String(attempt) : quote(attempt)})`;
+        const what = `the same attempt (model_config ${quote_quote(row.modelConfig)}, task ${quote_quote(this.cols.taskIds[i] ?? "")}, ` +
+            `dataset_revision ${quote_quote(rev.name)}, harness_revision ${quote_quote(row.harnessRevision)}, attempt ` +
+            `${typeof attempt === "number" ? String(attempt) : quote_quote(attempt)})`;
         const there = this.where(Math.floor(prev / 4));
         const prevResult = prev % 4;
         if (prevResult === row.result) {
@@ -29616,7 +29619,7 @@ class DatasetBuilder extends LabelHistory {
             ? safeSum(safeSum(safeSum(safeSum(model.attempts, row.passes), row.fails), row.infraErrors), row.missing)
             : safeSum(model.attempts, 1);
         if (total < 0) {
-            this.capPassed(src, `the attempts of model_config ${quote(row.modelConfig)} add up to more than ` +
+            this.capPassed(src, `the attempts of model_config ${quote_quote(row.modelConfig)} add up to more than ` +
                 `${Number.MAX_SAFE_INTEGER}, the largest count held exactly; its figures would be altered`);
             return false;
         }
@@ -29725,9 +29728,9 @@ class DatasetBuilder extends LabelHistory {
             this.knownBenchmark(row.benchmark) !== (this.cols.benchmark?.[i] ?? 0)) {
             // A task is in one benchmark: a review naming another labels no task of it.
             const first = this.firstRowOf(i);
-            this.lineProblem(src, "benchmark", `task ${quote(row.taskId)} (dataset_revision ${quote(row.datasetRevision)}) is in benchmark ` +
-                `${quote(this.benchmarkOfTask(i))}${first === undefined ? "" : ` (its rows, the first at ${first})`} and ` +
-                `this review names ${quote(row.benchmark)}; a review that names a benchmark applies only to ` +
+            this.lineProblem(src, "benchmark", `task ${quote_quote(row.taskId)} (dataset_revision ${quote_quote(row.datasetRevision)}) is in benchmark ` +
+                `${quote_quote(this.benchmarkOfTask(i))}${first === undefined ? "" : ` (its rows, the first at ${first})`} and ` +
+                `this review names ${quote_quote(row.benchmark)}; a review that names a benchmark applies only to ` +
                 `that benchmark's tasks: name the task's benchmark, or none`);
             return;
         }
@@ -29866,7 +29869,7 @@ function tableHeader(line) {
 }
 /** A file name as a command's argument: as it is when that is plain, else JSON-quoted. */
 function argument(file) {
-    return /^[\w./@+-]+$/.test(file) ? file : quote(file);
+    return /^[\w./@+-]+$/.test(file) ? file : quote_quote(file);
 }
 /**
  * The problem of `file` (as the user named it), whose first non-blank line is `line`, given as a
@@ -29878,7 +29881,7 @@ function tableFileProblem(line, role, file) {
     if (header === undefined)
         return undefined;
     const names = header.names.map((n) => n.toLowerCase());
-    const shown = header.names.slice(0, NAMES_SHOWN).map(quote).join(", ") +
+    const shown = header.names.slice(0, NAMES_SHOWN).map(quote_quote).join(", ") +
         (header.names.length > NAMES_SHOWN ? `, … (${header.names.length} columns)` : "");
     const what = `the file is a ${header.kind} table (its first line is the header ${shown}), not JSON lines, and is not read`;
     const has = (n) => names.includes(n);
@@ -33997,7 +34000,7 @@ function checkExportValues(rows, shared, file) {
     for (const s of shared) {
         const problem = written_values_idProblem(s.value);
         if (problem !== null)
-            out.add({ file }, `${s.field} ${quote(s.value)} (${s.from}) ${problem}`);
+            out.add({ file }, `${s.field} ${quote_quote(s.value)} (${s.from}) ${problem}`);
     }
     const attempts = new Map();
     for (const r of rows) {
@@ -34007,9 +34010,9 @@ function checkExportValues(rows, shared, file) {
                 return;
             const problem = written_values_idProblem(v);
             if (problem !== null)
-                out.add(place, `${what} ${quote(v)} ${problem}`);
+                out.add(place, `${what} ${quote_quote(v)} ${problem}`);
         };
-        const of = `task ${quote(r.task_id)}: `;
+        const of = `task ${quote_quote(r.task_id)}: `;
         id(r.task_id, "task_id");
         if (typeof r.attempt === "string")
             id(r.attempt, `${of}attempt`);
@@ -34021,7 +34024,7 @@ function checkExportValues(rows, shared, file) {
         checkEvidence(out, place, r.task_id, r.evidence);
         for (const [name, value] of Object.entries(r.metrics ?? {})) {
             if (!metrics_METRIC_NAME.test(name)) {
-                out.add(place, `${of}metric name ${quote(name)} does not match [a-z][a-z0-9_]{0,63}`);
+                out.add(place, `${of}metric name ${quote_quote(name)} does not match [a-z][a-z0-9_]{0,63}`);
             }
             const problem = metricProblem(value);
             if (problem !== null)
@@ -34032,7 +34035,7 @@ function checkExportValues(rows, shared, file) {
             const key = JSON.stringify([r.model_config ?? "", r.harness_revision ?? "", r.task_id, r.attempt]);
             const seen = attempts.get(key);
             if (seen !== undefined && seen.result !== r.result) {
-                out.add(place, `task ${quote(r.task_id)} attempt ${quote(String(r.attempt))} would be written twice, as ` +
+                out.add(place, `task ${quote_quote(r.task_id)} attempt ${quote_quote(String(r.attempt))} would be written twice, as ` +
                     `${seen.result} (from ${seen.evidence[0] ?? file}) and as ${r.result}: the source is ambiguous`);
             }
             else
@@ -34045,7 +34048,7 @@ function checkEvidence(out, place, taskId, evidence) {
     for (const e of evidence) {
         const problem = textProblem(e, MAX_EVIDENCE_LENGTH, EVIDENCE_FORBIDDEN, "evidence");
         if (problem !== null)
-            out.add(place, `task ${quote(taskId)}: evidence ${quote(e)} ${problem}`);
+            out.add(place, `task ${quote_quote(taskId)}: evidence ${quote_quote(e)} ${problem}`);
     }
 }
 /** Refuses, located, any value of the review rows the gate would refuse. */
@@ -34058,16 +34061,16 @@ function checkReviewValues(rows, file) {
                 return;
             const problem = written_values_idProblem(v);
             if (problem !== null)
-                out.add(place, `${what} ${quote(v)} ${problem}`);
+                out.add(place, `${what} ${quote_quote(v)} ${problem}`);
         };
         id(r.task_id, "task_id");
-        id(r.dataset_revision, `task ${quote(r.task_id)}: dataset_revision`);
-        id(r.reviewer, `task ${quote(r.task_id)}: reviewer`);
+        id(r.dataset_revision, `task ${quote_quote(r.task_id)}: dataset_revision`);
+        id(r.reviewer, `task ${quote_quote(r.task_id)}: reviewer`);
         checkEvidence(out, place, r.task_id, r.evidence);
         if (r.note !== undefined) {
             const problem = textProblem(r.note, MAX_NOTE_LENGTH, written_values_NOTE_FORBIDDEN, "a note");
             if (problem !== null)
-                out.add(place, `task ${quote(r.task_id)}: note ${problem}`);
+                out.add(place, `task ${quote_quote(r.task_id)}: note ${problem}`);
         }
     }
     out.throwIfAny(file);
@@ -40885,642 +40888,6 @@ function model_labels_quotedModels(ids, maxChars = 60) {
     return (id) => quoteUpTo(labels.get(id) ?? id, WHOLE_ID_CHARS);
 }
 
-;// CONCATENATED MODULE: ./src/core/rank/rank-sections.ts
-/**
- * The words and table rows of the rank report, shared by the Markdown and the text renderers
- * (each gives its own Inline: escaped for Markdown, neutralised for a terminal). Untrusted text —
- * model ids, task ids, evidence, revisions, the policy's owner and path — only ever goes through
- * `f.text` / `f.code`; everything else is generated here.
- */
-
-
-
-
-/** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
-function rank_sections_add(out, ...parts) {
-    for (const part of parts) {
-        if (typeof part === "string")
-            out.push(part);
-        else
-            for (const line of part)
-                out.push(line);
-    }
-}
-/** Up to this many models the pairs are shown as a matrix; beyond, as a list of the unresolved pairs. */
-const PAIR_MATRIX_MAX_MODELS = 12;
-/** Model ids are cut to this many characters in tables. */
-const MODEL_ID_CHARS = 60;
-const FULL_DETAIL = { pairs: 40, tasks: 10, matrix: true, chart: true };
-/** Smaller lists, tried when the full document is over the size limit. */
-const SHORT_DETAILS = [
-    { pairs: 15, tasks: 5, matrix: true, chart: true },
-    { pairs: 5, tasks: 3, matrix: false, chart: true },
-    { pairs: 0, tasks: 0, matrix: false, chart: false },
-];
-const RANK_TITLE = "Model ranking";
-/** The headline names this many models that could be first, then counts the rest. */
-const HEADLINE_MODELS = 10;
-const labelsByReport = new WeakMap();
-/**
- * A model id as shown in the report's prose and tables: cut to about `chars` characters from the
- * middle so that no two ranked models share a label (model-labels.ts); the JSON has the whole id.
- */
-function modelLabel(r, id, chars = MODEL_ID_CHARS) {
-    let byChars = labelsByReport.get(r);
-    if (byChars === undefined) {
-        byChars = new Map();
-        labelsByReport.set(r, byChars);
-    }
-    let labels = byChars.get(chars);
-    if (labels === undefined) {
-        labels = labelMap(r.models.map((m) => m.model), chars);
-        byChars.set(chars, labels);
-    }
-    return labels.get(id) ?? id;
-}
-/** modelLabel made safe by `f` (as code). */
-function modelCode(r, f, id, chars = MODEL_ID_CHARS) {
-    return f.code(modelLabel(r, id, chars), WHOLE_ID_CHARS);
-}
-/**
- * What the leaderboard says about ranks and groups, in every format: who could be first, and
- * that a group is a stretch the evidence separates from the next, not a tie.
- */
-const RANK_NOTE = "A model's rank lies in its rank range; it could be first exactly when that range starts at 1 (no model is ordered above it). " +
-    "Groups are stretches of the leaderboard the evidence separates: every model of a group is ordered above every model of a later group. " +
-    "Inside a group some pairs may be ordered too, so a group is not a tie, and group 1 is not the set of models that could be first.";
-/**
- * The top of every rendering (Markdown, text, HTML): the title with the headline, the summary
- * sentences and the warnings, each made safe by `f`; each renderer lays them out its own way.
- */
-function rankHeader(r, f) {
-    return {
-        title: `${f.gen(RANK_TITLE)}: ${rank_sections_headline(r, f)}`,
-        summary: summaryLines(r, f),
-        warnings: r.warnings.map((w) => f.text(w, 400)),
-    };
-}
-function rank_sections_headline(r, f) {
-    if (r.top !== null)
-        return `${modelCode(r, f, r.top)} ${f.gen("is first: ordered above every other model")}`;
-    const first = r.could_be_first;
-    const names = first
-        .slice(0, HEADLINE_MODELS)
-        .map((id) => modelCode(r, f, id))
-        .join(f.gen(", "));
-    const more = first.length > HEADLINE_MODELS
-        ? f.gen(` and ${first.length - HEADLINE_MODELS} more (marked in the leaderboard)`)
-        : "";
-    const lead = first.length === 1
-        ? "the top is not taken as resolved (the history was rewritten); could be first: "
-        : `the top is unresolved: ${first.length} models could be first: `;
-    return `${f.gen(lead)}${names}${more}`;
-}
-function yesNo(x) {
-    return x === null ? "n/a" : x ? "yes" : "no";
-}
-/** The sentences under the headline: the set, the family's guarantee, the seed's question. */
-function summaryLines(r, f) {
-    const a = r.adjustment;
-    const top = r.models[0];
-    const open = r.unresolved_tasks === 0
-        ? "no open labels"
-        : `${r.unresolved_tasks} open (${r.disputed_tasks} disputed, ${r.unreviewed_tasks} unreviewed)`;
-    const lines = [
-        f.gen(`${r.models.length} models on one common set: ${r.common_valid_tasks} valid tasks every model has a score on, ${open}, ${r.broken_tasks} broken left out.`),
-        f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered. ${a.guarantee} Last level ${formatDecimal(a.final_level, 5)}.`),
-    ];
-    if (top !== undefined) {
-        lines.push(`${f.gen("Is")} ${modelCode(r, f, top.model)} ${f.gen(`(${top.score === null ? "first in the score order" : "the highest score"}) on top under every resolution of ${r.settings.infra_errors === "bound" ? "the open labels and the lost results" : "the open labels"}? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
-    }
-    return lines;
-}
-function leaderboardHeader(r) {
-    const head = ["rank", "model", "score", "validity interval", "rank range", "could be first", "group"];
-    if (r.reference !== null)
-        head.push("vs reference");
-    // Figures only: the ranking makes no claim from them (docs/rank.md "Cost and latency").
-    for (const m of r.models[0]?.metrics ?? [])
-        head.push(`${m.metric} mean`);
-    return head;
-}
-function leaderboardRows(r, f) {
-    return r.models.map((m, i) => {
-        const row = [
-            f.gen(String(i + 1)),
-            modelCode(r, f, m.model) + (m.model === r.reference ? f.gen(" (reference)") : ""),
-            f.gen(formatPercent(m.score)),
-            f.gen(formatPercentInterval(m.interval)),
-            f.gen(m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`),
-            f.gen(m.rank_low === 1 ? "yes" : "no"),
-            f.gen(String(m.group)),
-        ];
-        if (r.reference !== null)
-            row.push(f.gen(m.vs_reference ?? "—"));
-        for (const x of m.metrics ?? [])
-            row.push(f.gen(formatMetric(x.mean)));
-        return row;
-    });
-}
-/** The pair of two models, whichever way round the report holds it, as seen from `x`. */
-function pairFrom(r, x, y) {
-    for (const pair of r.pairs) {
-        if (pair.a === x && pair.b === y)
-            return { pair, flipped: false };
-        if (pair.a === y && pair.b === x)
-            return { pair, flipped: true };
-    }
-    return null;
-}
-/** A matrix cell: row model vs column model. */
-function matrixCell(r, row, col) {
-    if (row === col)
-        return "·";
-    const found = pairFrom(r, row.model, col.model);
-    if (found === null)
-        return "?";
-    const { pair, flipped } = found;
-    const margin = pair.margin === null ? null : flipped ? -pair.margin : pair.margin;
-    const m = format_number_formatPp(margin, 1).replace(" pp", "");
-    if (pair.relation === "unresolved")
-        return `≈ ${m} ${pair.unresolved_by === "validity" ? "v" : "r"}`;
-    const rowAbove = (pair.relation === "a_better") !== flipped;
-    return `${rowAbove ? "▲" : "▼"} ${m}`;
-}
-/** The pair matrix: header (#1 … #K) and one row per model, in rank order. */
-function matrixRows(r, f) {
-    const header = ["", ...r.models.map((_, i) => f.gen(`#${i + 1}`))];
-    const rows = r.models.map((row, i) => [
-        `${f.gen(`#${i + 1}`)} ${modelCode(r, f, row.model, 30)}`,
-        ...r.models.map((col) => f.gen(matrixCell(r, row, col))),
-    ]);
-    return { header, rows };
-}
-/** The pair matrix's legend; under infra_errors: bound the lost results, too, can decide a "v" pair. */
-function matrixLegend(r) {
-    const v = r.settings.infra_errors === "bound" ? "the open labels or the lost results" : "the open labels";
-    return `Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: ${v} can decide it; r: run variance, or an exact tie no label moves).`;
-}
-const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
-function pairRow(r, p, f) {
-    const relation = p.relation === "a_better"
-        ? "first above"
-        : p.relation === "b_better"
-            ? "second above"
-            : `unresolved (${p.unresolved_by === "validity" ? "validity" : "run variance"})`;
-    return [
-        `${modelCode(r, f, p.a, 40)} ${f.gen("vs")} ${modelCode(r, f, p.b, 40)}`,
-        f.gen(format_number_formatPp(p.margin)),
-        f.gen(`${format_number_formatPp(p.margin_low)} … ${format_number_formatPp(p.margin_high)}`),
-        f.gen(format_number_formatPp(p.se).replace("+", "")),
-        f.gen(`${format_number_formatPp(p.lcb)} … ${format_number_formatPp(p.ucb)}`),
-        f.gen(formatDecimal(p.level, 5)),
-        f.gen(relation),
-    ];
-}
-const neg = (x) => (x === null ? null : -x);
-/** The pair seen from b: b − a, its bounds swapped and negated, the relation mirrored. */
-function flipPair(p) {
-    return {
-        ...p,
-        a: p.b,
-        b: p.a,
-        margin: neg(p.margin),
-        margin_low: neg(p.margin_high),
-        margin_high: neg(p.margin_low),
-        lcb: neg(p.ucb),
-        ucb: neg(p.lcb),
-        lcb_bound_kind: p.ucb_bound_kind,
-        ucb_bound_kind: p.lcb_bound_kind,
-        relation: p.relation === "a_better" ? "b_better" : p.relation === "b_better" ? "a_better" : "unresolved",
-    };
-}
-/** Adjacent pairs in rank order, each seen from the higher-ranked model. */
-function adjacentPairs(r) {
-    const out = [];
-    for (let i = 0; i + 1 < r.models.length; i++) {
-        const hi = r.models[i];
-        const lo = r.models[i + 1];
-        const found = pairFrom(r, hi.model, lo.model);
-        if (found !== null)
-            out.push(found.flipped ? flipPair(found.pair) : found.pair);
-    }
-    return out;
-}
-function unresolvedPairs(r) {
-    return r.pairs.filter((p) => p.relation === "unresolved");
-}
-/**
- * What settles an adjacent pair the open labels can decide, each direction on its own; `shown`
- * tasks follow (none: the sentence does not announce them).
- */
-function reviewSentence(r, x, f, shown) {
-    const way = (k, side) => k === null
-        ? `no resolution of the open labels puts the ${side} above`
-        : `at least ${(0,words/* plural */.L)(k, "review")} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
-    return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(`: the open labels${r.settings.infra_errors === "bound" ? " or the lost results" : ""} can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`)}`;
-}
-function capitalised(s) {
-    return s.charAt(0).toUpperCase() + s.slice(1);
-}
-const TASK_HEADER = ["task", "label", "d", "evidence"];
-function taskRows(x, limit, f, evidence) {
-    return x.tasks
-        .slice(0, limit)
-        .map((t) => [
-        f.code(t.task_id, 80),
-        f.gen(t.validity),
-        f.gen(formatSignedDecimal(t.d)),
-        t.evidence.length === 0 ? f.gen("—") : t.evidence.slice(0, 3).map(evidence).join(", "),
-    ]);
-}
-const COMMON_HEADER = ["model", "its absence adds back", "of them valid", "harness revisions"];
-function commonRows(r, f) {
-    return r.models.map((m) => [
-        modelCode(r, f, m.model),
-        f.gen(formatCount(m.absence_adds_back)),
-        f.gen(formatCount(m.absence_adds_back_valid)),
-        m.harness_revisions.length === 0
-            ? f.gen("—")
-            : m.harness_revisions
-                .slice(0, 3)
-                .map((h) => f.code(h, 40))
-                .join(", "),
-    ]);
-}
-function settingsLines(r, f) {
-    const s = r.settings;
-    const p = r.provenance;
-    return [
-        f.gen(`Settings: confidence ${s.confidence}, quantile ${s.quantile}, standard error ${s.standard_error}${s.standard_error === "clustered" ? ` (${s.cluster_correction})` : ""}, validity bound ${s.validity_bound}, infra errors ${s.infra_errors}, common valid tasks ${s.common_valid_tasks_threshold}.`),
-        `${f.gen("Policy")} ${f.code(p.policy.path, 120)} ${f.gen(`(sha256 ${p.policy.sha256.slice(0, 12)}…), owner`)} ${f.text(p.policy.owner, 80)}${f.gen(`, revisit ${p.policy.revisit}.`)}`,
-        `${f.gen("Inputs:")} ${p.inputs.map((i) => `${f.code(i.path, 120)} ${f.gen(`(sha256 ${i.sha256.slice(0, 12)}…)`)}`).join(", ")}${f.gen(`; ${p.rows_read} rows, read ${(0,words/* plural */.L)(p.passes, "time")}; model-gate ${p.tool_version}.`)}`,
-    ];
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-charts-html.ts
-/**
- * The rank page's two pictures (render-rank-html.ts): each model's score with its validity band
- * and run-variance band as an inline SVG, in rank order with the groups shaded; and the pair
- * matrix as an HTML table coloured by relation, each cell also saying it in text (▲ ▼ ≈v ≈r and
- * the margin), so colour is never the only carrier. Every model id is escaped (html-text.ts) and
- * cut for the picture, the full id in a <title> (SVG) or title attribute (table).
- */
-
-
-
-
-
-
-
-/** The score chart's frame, in SVG user units (the SVG scales to its box). */
-const SCORE_CHART = {
-    width: 840,
-    /** Characters of a row label, "#12 " included (monospace 12 px: about 7.2 px each). */
-    labelChars: 32,
-    plotLeft: 250,
-    plotRight: 790,
-    top: 28,
-    rowHeight: 22,
-    bottom: 30,
-};
-/** At most this many models are drawn (the rest are in the tables; the caption says so). */
-const SCORE_CHART_MAX_MODELS = 60;
-/** Up to this many models the pairs are a matrix; beyond, a list (render-rank-html.ts). */
-const HTML_MATRIX_MAX_MODELS = 30;
-const rank_charts_html_pct = (x) => x * 100;
-/**
- * Each model's label for a picture (at most about `chars` characters, never two alike:
- * model-labels.ts) and its whole id for the tooltip, both escaped.
- */
-function pictureLabels(models, chars) {
-    // Cut what is seen: hidden code points as their visible stand-ins (html-text.ts's rule).
-    const labels = distinctLabels(models.map((m) => visibleText(m.model)), chars);
-    return models.map((m, i) => ({
-        shown: escapeHtmlGenerated(labels[i]),
-        full: chartLabel(m.model, WHOLE_ID_CHARS, WHOLE_ID_CHARS).full,
-    }));
-}
-/** An id as the page shows it, unescaped: one line, each hidden code point as `\u{…}`. */
-function visibleText(id) {
-    let out = "";
-    for (const c of id.replace(/\r\n|[\r\n\t\u2028\u2029]/g, " ")) {
-        const cp = c.codePointAt(0) ?? 0;
-        out += isHiddenCodePoint(cp) ? visibleCodePoint(cp) : c;
-    }
-    return out;
-}
-/** The values the score axis must hold, in %: every score and both bands' ends. */
-function scoreAxisValues(models) {
-    const out = [];
-    for (const m of models) {
-        if (m.score !== null)
-            out.push(rank_charts_html_pct(m.score));
-        for (const iv of [m.interval, m.run_variance_band])
-            if (iv !== null)
-                out.push(rank_charts_html_pct(iv[0]), rank_charts_html_pct(iv[1]));
-    }
-    return out;
-}
-function modelTitle(r, m, i, full) {
-    const rank = m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`;
-    const words = `: score ${formatPercent(m.score)}, validity band ${formatPercentInterval(m.interval)}, ` +
-        `run-variance band ${formatPercentInterval(m.run_variance_band)}, group ${m.group}, rank ${rank}` +
-        (m.model === r.reference ? " (reference)" : "");
-    // The model id (already escaped by chartLabel) is the one untrusted part.
-    return `#${i + 1} ${full}${escapeHtmlGenerated(words)}`;
-}
-/** Each model's score, validity band and run-variance band, one row per model in rank order. */
-function scoreChartSvg(r) {
-    const c = SCORE_CHART;
-    const models = r.models.slice(0, SCORE_CHART_MAX_MODELS);
-    const height = c.top + models.length * c.rowHeight + c.bottom;
-    const axis = niceAxis(scoreAxisValues(models), { maxIntervals: 8, minSpan: 2, limitLo: 0, limitHi: 100 });
-    const x = linearScale(axis.lo, axis.hi, c.plotLeft, c.plotRight);
-    const rowsBottom = c.top + models.length * c.rowHeight;
-    // "#12 " and the id share the label's characters, so every label ends before the plot.
-    const labels = pictureLabels(models, c.labelChars - `#${models.length} `.length);
-    const out = [
-        `<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" viewBox="0 0 ${c.width} ${height}" role="img" aria-labelledby="score-chart-title">`,
-        `<title id="score-chart-title">Each model's valid-only score on the common set (dot), its validity band (box) and its run-variance band (line), in rank order; shading alternates by group (stretches of the leaderboard the evidence separates).</title>`,
-    ];
-    // Groups: every other group shaded, a line between groups, the group's number at the right.
-    let start = 0;
-    for (let i = 1; i <= models.length; i++) {
-        const prev = models[i - 1];
-        if (i < models.length && models[i].group === prev.group)
-            continue;
-        const y0 = c.top + start * c.rowHeight;
-        const h = (i - start) * c.rowHeight;
-        if (prev.group % 2 === 1)
-            out.push(`<rect class="group-shade" x="0" y="${px(y0)}" width="${c.width}" height="${px(h)}" fill="${COLOURS.groupShade}"/>`);
-        if (start > 0)
-            out.push(`<line x1="0" x2="${c.width}" y1="${px(y0)}" y2="${px(y0)}" stroke="${COLOURS.muted}" stroke-dasharray="4 3"/>`);
-        out.push(`<text x="${c.width - 4}" y="${px(y0 + 15)}" text-anchor="end" font-size="12" fill="${COLOURS.muted}">G${prev.group}</text>`);
-        start = i;
-    }
-    const decimals = tickDecimals(axis.step);
-    for (const t of axis.ticks) {
-        const tx = px(x(t));
-        out.push(`<line x1="${tx}" x2="${tx}" y1="${c.top - 4}" y2="${px(rowsBottom)}" stroke="${COLOURS.grid}"/>`, `<text x="${tx}" y="${c.top - 10}" text-anchor="middle" font-size="12" fill="${COLOURS.muted}">${t.toFixed(decimals)}%</text>`);
-    }
-    models.forEach((m, i) => {
-        const cy = c.top + i * c.rowHeight + c.rowHeight / 2;
-        const label = labels[i];
-        const parts = [`<g class="model-row">`, `<title>${modelTitle(r, m, i, label.full)}</title>`];
-        parts.push(`<text x="4" y="${px(cy + 4)}" font-size="12" font-family="ui-monospace,'Liberation Mono',Menlo,Consolas,monospace" fill="${COLOURS.ink}">#${i + 1} ${label.shown}</text>`);
-        if (m.run_variance_band !== null) {
-            const b = bandRect(rank_charts_html_pct(m.run_variance_band[0]), rank_charts_html_pct(m.run_variance_band[1]), x);
-            parts.push(`<rect class="run-band" x="${px(b.x)}" y="${px(cy - 1)}" width="${px(b.width)}" height="2" fill="${COLOURS.run}"/>`, `<rect x="${px(b.x)}" y="${px(cy - 5)}" width="1.5" height="10" fill="${COLOURS.run}"/>`, `<rect x="${px(b.x + b.width - 1.5)}" y="${px(cy - 5)}" width="1.5" height="10" fill="${COLOURS.run}"/>`);
-        }
-        if (m.interval !== null) {
-            const b = bandRect(rank_charts_html_pct(m.interval[0]), rank_charts_html_pct(m.interval[1]), x);
-            parts.push(`<rect class="validity-band" x="${px(b.x)}" y="${px(cy - 6)}" width="${px(b.width)}" height="12" fill="${COLOURS.band}" fill-opacity="0.8" stroke="${COLOURS.bandEdge}"/>`);
-        }
-        if (m.score !== null) {
-            parts.push(`<circle class="score-mark" cx="${px(x(rank_charts_html_pct(m.score)))}" cy="${px(cy)}" r="4.5" fill="${COLOURS.point}" stroke="#fff"/>`);
-        }
-        else {
-            parts.push(`<text x="${c.plotLeft}" y="${px(cy + 4)}" font-size="12" fill="${COLOURS.muted}">no score (n/a)</text>`);
-        }
-        parts.push("</g>");
-        out.push(parts.join(""));
-    });
-    out.push(`<line x1="${c.plotLeft}" x2="${c.plotRight}" y1="${px(rowsBottom)}" y2="${px(rowsBottom)}" stroke="${COLOURS.muted}"/>`, `<text x="${(c.plotLeft + c.plotRight) / 2}" y="${px(rowsBottom + 20)}" text-anchor="middle" font-size="12" fill="${COLOURS.muted}">valid-only score on the common set (%)</text>`, "</svg>");
-    return out.join("\n");
-}
-/** A matrix cell: its class, its two short lines, and its title (row vs column). */
-function rank_charts_html_matrixCell(r, row, col) {
-    if (row === col)
-        return { cls: "self", lines: ["·", ""], title: "" };
-    const found = pairFrom(r, row.model, col.model);
-    if (found === null)
-        return { cls: "self", lines: ["?", ""], title: "no such pair" };
-    const { pair, flipped } = found;
-    const sign = (v) => (v === null ? null : flipped ? -v : v);
-    const margin = sign(pair.margin);
-    const lo = flipped ? sign(pair.margin_high) : pair.margin_low;
-    const hi = flipped ? sign(pair.margin_low) : pair.margin_high;
-    const lcb = flipped ? sign(pair.ucb) : pair.lcb;
-    const ucb = flipped ? sign(pair.lcb) : pair.ucb;
-    const m = margin === null ? "n/a" : signedFixed(margin * 100, 1);
-    const figures = `margin ${format_number_formatPp(margin)}, validity band ${format_number_formatPp(lo)} … ${format_number_formatPp(hi)}, LCB … UCB ${format_number_formatPp(lcb)} … ${format_number_formatPp(ucb)}`;
-    if (pair.relation === "unresolved") {
-        const v = pair.unresolved_by === "validity";
-        return {
-            cls: v ? "rel-validity" : "rel-run",
-            lines: [v ? "≈v" : "≈r", m],
-            title: `${figures}; unresolved by ${v ? "validity (the open labels alone decide it)" : "run variance"}`,
-        };
-    }
-    const rowAbove = (pair.relation === "a_better") !== flipped;
-    return {
-        cls: rowAbove ? "rel-above" : "rel-below",
-        lines: [rowAbove ? "▲" : "▼", m],
-        title: `${figures}; row ordered ${rowAbove ? "above" : "below"} column`,
-    };
-}
-/** The K×K matrix (row vs column), in rank order, as an HTML table (caller: K ≤ HTML_MATRIX_MAX_MODELS). */
-function pairMatrixHtml(r) {
-    const k = r.models.length;
-    const rowHeadWidth = k > 12 ? 150 : 220;
-    const chars = k > 12 ? 16 : 26;
-    const names = pictureLabels(r.models, chars);
-    const cols = [`<col style="width:${rowHeadWidth}px">`, ...r.models.map(() => "<col>")].join("");
-    const head = `<tr><th class="row">row vs column</th>${names
-        .map((n, i) => `<th title="${n.full}">#${i + 1}</th>`)
-        .join("")}</tr>`;
-    const rows = r.models.map((row, i) => {
-        const cells = r.models.map((col, j) => {
-            const cell = rank_charts_html_matrixCell(r, row, col);
-            const title = cell.title === "" ? "" : ` title="${escapeHtmlGenerated(`#${i + 1} vs #${j + 1}: ${cell.title}`)}"`;
-            const second = cell.lines[1] === "" ? "" : `<br>${escapeHtmlGenerated(cell.lines[1])}`;
-            return `<td class="${cell.cls}"${title}>${escapeHtmlGenerated(cell.lines[0])}${second}</td>`;
-        });
-        const n = names[i];
-        return `<tr><th class="row" title="${n.full}">#${i + 1} ${n.shown}</th>${cells.join("")}</tr>`;
-    });
-    return `<div class="table-box"><table class="matrix" style="width:100%"><colgroup>${cols}</colgroup><thead>${head}</thead>\n<tbody>\n${rows.join("\n")}\n</tbody></table></div>`;
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/render-rank-gate.ts
-/**
- * The rank gate's verdict (docs/rank.md "Gating") in words: a Markdown block put above the
- * ranking in the action's comment, job summary and check run (and the CLI's Markdown when the
- * policy gates on a candidate), and a plain-text title for the check run (and the action's log)
- * that names the models that could be first. Model ids are escaped in Markdown; in the title
- * they are JSON-quoted (quote.ts: no line breaks, controls or bidi characters) and cut from the
- * middle so that two never look alike (model-labels.ts).
- */
-
-
-const render_rank_gate_ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
-/** What each requirement asks, in words (no model ids). */
-const REQUIREMENT_TEXT = {
-    top_resolved: "one model is ordered above every other",
-    top_group: "the candidate could be first and is ordered above every model that could not",
-    above_reference: "the candidate is ordered above the reference",
-};
-/** The check title names this many models that could be first, then counts the rest. */
-const TITLE_MODELS = 3;
-const render_rank_gate_MODEL_CHARS = 120;
-/**
- * The gate block's parts through one formatter (Markdown here, HTML on the rank page): the
- * heading (generated), the requirement line and the reasons, each already safe for `f`'s output.
- */
-function rankGateParts(r, f) {
-    const g = r.gate;
-    const labels = labelMap(r.models.map((m) => m.model), render_rank_gate_MODEL_CHARS);
-    const code = (id) => f.code(labels.get(id) ?? id, WHOLE_ID_CHARS);
-    const who = [];
-    if (g.candidate !== null)
-        who.push(`${f.gen("candidate")} ${code(g.candidate)}`);
-    if (g.require === "above_reference" && r.reference !== null)
-        who.push(`${f.gen("reference")} ${code(r.reference)}`);
-    return {
-        heading: f.gen(`${render_rank_gate_ICON[g.verdict]} ${g.verdict} — rank gate`),
-        requirement: f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
-            `${who.length > 0 ? `${f.gen("; ")}${who.join(f.gen(", "))}` : ""}${f.gen(".")}`,
-        reasons: g.reasons.map((reason) => f.text(reason, 600)),
-    };
-}
-/** The gate block: verdict, the title under it (the check name), the requirement and why. */
-function renderRankGateMarkdown(r, title) {
-    const f = MARKDOWN_INLINE;
-    const parts = rankGateParts(r, f);
-    const lines = [`## ${parts.heading}`, ""];
-    if (title !== null)
-        lines.push(`<sub>${f.text(title, 120)}</sub>`, "");
-    lines.push(parts.requirement, "");
-    for (const reason of parts.reasons)
-        lines.push(`- ${reason}`);
-    return lines.join("\n") + "\n";
-}
-/**
- * The check run's title (and the action's log line): the verdict, the requirement, and who could
- * be first — by name, as the headline says it.
- */
-function rankGateTitle(r) {
-    const g = r.gate;
-    const verdict = g.verdict.charAt(0).toUpperCase() + g.verdict.slice(1);
-    const q = quotedModels(r.models.map((m) => m.model), 40);
-    const first = r.could_be_first;
-    const names = first.slice(0, TITLE_MODELS).map(q).join(", ");
-    const more = first.length > TITLE_MODELS ? ` and ${first.length - TITLE_MODELS} more` : "";
-    const who = r.top !== null
-        ? `${q(r.top)} is first`
-        : first.length === 1
-            ? `${names} could be first (the top is not taken as resolved: the history was rewritten)`
-            : `${first.length} models could be first: ${names}${more}`;
-    const candidate = g.candidate === null ? "" : `, candidate ${q(g.candidate)}`;
-    return `${verdict} (rank.require: ${g.require}${candidate}): ${who}; ${r.models.length} models ranked`;
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/render-rank-html.ts
-/**
- * The rank report as one self-contained HTML page (`model-gate rank --format html`): the headline
- * and summary, the score chart (each model's score, validity band and run-variance band, groups
- * shaded), the pair matrix coloured by relation, and the Markdown's tables (leaderboard, adjacent
- * pairs, open tasks to review first, the common set, settings). Inline CSS and SVG only, no
- * script (html-page.ts). Untrusted text goes through HTML_INLINE (html-text.ts), and the sentences
- * and rows are rank-sections.ts's, as in the Markdown and the text. Same report → same bytes.
- */
-
-
-
-
-
-const render_rank_html_f = HTML_INLINE;
-const render_rank_html_p = (safe, cls) => `<p${cls === undefined ? "" : ` class="${cls}"`}>${safe}</p>`;
-function scoreSection(r) {
-    const shown = Math.min(r.models.length, SCORE_CHART_MAX_MODELS);
-    return [
-        "<h2>Scores</h2>",
-        `<ul class="legend">${[
-            `<li><svg width="14" height="10" aria-hidden="true"><circle cx="7" cy="5" r="4.5" fill="${COLOURS.point}"/></svg> score (valid-only, common set)</li>`,
-            legendItem(COLOURS.band, "validity band: the score under every resolution of the open labels", COLOURS.bandEdge),
-            `<li><svg width="18" height="10" aria-hidden="true"><rect x="0" y="4" width="18" height="2" fill="${COLOURS.run}"/><rect x="0" y="0" width="1.5" height="10" fill="${COLOURS.run}"/><rect x="16.5" y="0" width="1.5" height="10" fill="${COLOURS.run}"/></svg> run-variance band: the validity band widened by q·SE</li>`,
-            legendItem(COLOURS.groupShade, "G: group (separated from the next; not a tie)"),
-        ].join("")}</ul>`,
-        "<figure>",
-        scoreChartSvg(r),
-        `<figcaption>${render_rank_html_f.gen((shown < r.models.length
-            ? `The top ${shown} of ${r.models.length} models (the tables have every model). `
-            : "") +
-            `Each band is one model's own (its SE, ${r.settings.confidence} one-sided at each end, no multiplicity adjustment): ` +
-            "overlapping bands do not make a pair unresolved, nor separate ones ordered. The order comes from the pairs " +
-            "(paired differences on the same tasks, Holm's step-down): see the matrix.")}</figcaption>`,
-        "</figure>",
-    ];
-}
-function pairSection(r) {
-    const out = ["<h2>Pairs</h2>"];
-    if (r.models.length <= HTML_MATRIX_MAX_MODELS) {
-        out.push(`<ul class="legend">${[
-            legendItem(COLOURS.above, "▲ row ordered above column"),
-            legendItem(COLOURS.below, "▼ row ordered below column"),
-            legendItem(COLOURS.validity, "≈v unresolved: the open labels can decide it"),
-            legendItem(COLOURS.runVariance, "≈r unresolved by run variance (or an exact tie)"),
-        ].join("")}</ul>`, pairMatrixHtml(r), render_rank_html_p(render_rank_html_f.gen(`${matrixLegend(r)} Hover a cell for its figures.`), "small"));
-    }
-    else {
-        const open = unresolvedPairs(r);
-        const shown = open.slice(0, FULL_DETAIL.pairs);
-        out.push(render_rank_html_p(render_rank_html_f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`)));
-        if (shown.length > 0)
-            out.push(htmlTable(PAIR_HEADER.map((s) => render_rank_html_f.gen(s)), shown.map((x) => pairRow(r, x, render_rank_html_f)), { numeric: [1, 2, 3, 4, 5] }));
-        if (shown.length < open.length)
-            out.push(render_rank_html_p(render_rank_html_f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`)));
-    }
-    out.push(render_rank_html_p(render_rank_html_f.gen("Adjacent models (in rank order):")), htmlTable(PAIR_HEADER.map((s) => render_rank_html_f.gen(s)), adjacentPairs(r).map((x) => pairRow(r, x, render_rank_html_f)), { numeric: [1, 2, 3, 4, 5] }));
-    return out;
-}
-function reviewSection(r) {
-    if (r.review_first.length === 0)
-        return [];
-    const out = ["<h2>Open tasks to review first</h2>"];
-    for (const x of r.review_first) {
-        // Evidence as text, never a link: the page loads and links to nothing.
-        const rows = taskRows(x, FULL_DETAIL.tasks, render_rank_html_f, (e) => render_rank_html_f.code(e, 120));
-        out.push(render_rank_html_p(reviewSentence(r, x, render_rank_html_f, rows.length)));
-        if (rows.length > 0)
-            out.push(htmlTable(TASK_HEADER.map((s) => render_rank_html_f.gen(s)), rows, { numeric: [2] }));
-        if (rows.length < x.tasks.length)
-            out.push(render_rank_html_p(render_rank_html_f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`)));
-    }
-    return out;
-}
-/**
- * The gate's block above the ranking when the policy gates on a candidate (as the CLI's Markdown
- * and the action's comment do): top_resolved is the headline's already.
- */
-function gateSection(r) {
-    if (r.gate.require === "top_resolved")
-        return [];
-    const parts = rankGateParts(r, render_rank_html_f);
-    return [
-        `<h2><span class="verdict-${render_rank_html_f.gen(r.gate.verdict)}">${parts.heading}</span></h2>`,
-        render_rank_html_p(parts.requirement),
-        ...(parts.reasons.length === 0
-            ? []
-            : [`<ul>${parts.reasons.map((x) => `<li>${x}</li>`).join("\n")}</ul>`]),
-    ];
-}
-/** The page. Deterministic: the same report gives the same bytes. */
-function renderRankHtml(r) {
-    const head = rankHeader(r, render_rank_html_f);
-    const body = [...gateSection(r), `<h1>${head.title}</h1>`, ...head.summary.map((s) => render_rank_html_p(s))];
-    // rankHeader escapes every warning; the page shows the first HTML_WARNINGS_MAX of them.
-    rank_sections_add(body, warningBoxes(head.warnings, (w) => w));
-    rank_sections_add(body, scoreSection(r));
-    rank_sections_add(body, pairSection(r));
-    body.push("<h2>Leaderboard</h2>", htmlTable(leaderboardHeader(r).map((s) => render_rank_html_f.gen(s)), leaderboardRows(r, render_rank_html_f), { numeric: [0, 2] }), render_rank_html_p(render_rank_html_f.gen(RANK_NOTE)));
-    rank_sections_add(body, reviewSection(r));
-    body.push("<h2>Common set</h2>", render_rank_html_p(render_rank_html_f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`)), htmlTable(COMMON_HEADER.map((s) => render_rank_html_f.gen(s)), commonRows(r, render_rank_html_f), { numeric: [1, 2] }), "<h2>Settings and provenance</h2>");
-    rank_sections_add(body, settingsLines(r, render_rank_html_f).map((s) => render_rank_html_p(s, "small")));
-    return htmlDocument(RANK_TITLE, body.join("\n"));
-}
-
 ;// CONCATENATED MODULE: ./src/core/rank/rank-gate.ts
 /**
  * The rank gate (docs/rank.md "Gating"): what the policy's `rank.require` asks of the candidate,
@@ -41544,12 +40911,12 @@ function checkRankGate(require, candidate, reference, models) {
         return;
     }
     if (models !== null && !models.includes(candidate))
-        throw new errors/* InputError */.dz(`The candidate ${quote(candidate)} is not among the ranked models (${models.map(quote).join(", ")}): add it to the models.`);
+        throw new errors/* InputError */.dz(`The candidate ${quote_quote(candidate)} is not among the ranked models (${models.map(quote_quote).join(", ")}): add it to the models.`);
     if (require === "above_reference") {
         if (reference === null)
             throw new errors/* InputError */.dz("The policy's rank.require is above_reference: name the reference (the policy's rank.reference, the action's reference input, the CLI's --reference).");
         if (reference === candidate)
-            throw new errors/* InputError */.dz(`The candidate and the reference are the same model (${quote(candidate)}): above_reference compares two models.`);
+            throw new errors/* InputError */.dz(`The candidate and the reference are the same model (${quote_quote(candidate)}): above_reference compares two models.`);
     }
 }
 /** The models the pairs order above `model`, in the report's leaderboard order. */
@@ -41596,13 +40963,13 @@ function rankGate(report, require, candidate) {
     const c = candidate ?? "";
     const model = report.models.find((m) => m.model === c);
     if (model === undefined)
-        throw new errors/* InputError */.dz(`The candidate ${quote(c)} is not among the ranked models.`);
+        throw new errors/* InputError */.dz(`The candidate ${quote_quote(c)} is not among the ranked models.`);
     if (require === "top_group")
         return topGroupGate(report, c, out, q);
     const reference = report.reference ?? "";
     const pair = report.pairs.find((p) => (p.a === c && p.b === reference) || (p.a === reference && p.b === c));
     if (pair === undefined)
-        throw new errors/* InputError */.dz(`The reference ${quote(reference)} is not among the ranked models.`);
+        throw new errors/* InputError */.dz(`The reference ${quote_quote(reference)} is not among the ranked models.`);
     const candidateAbove = pair.relation === "unresolved" ? null : (pair.relation === "a_better") === (pair.a === c);
     if (candidateAbove === true)
         return out("accept", `${q(c)} is ordered above the reference ${q(reference)}.`);
@@ -41654,7 +41021,7 @@ function planRank(policyText, policyPath, request) {
     const fromPolicy = rank?.reference ?? null;
     const models = request.models;
     if (request.reference === null && fromPolicy !== null && models !== null && !models.includes(fromPolicy))
-        throw new errors/* InputError */.dz(`The policy's rank.reference ${quote(fromPolicy)} is not among ${request.names.models} (${models.map(quote).join(", ")}): add it there, or set ${request.names.reference}.`);
+        throw new errors/* InputError */.dz(`The policy's rank.reference ${quote_quote(fromPolicy)} is not among ${request.names.models} (${models.map(quote_quote).join(", ")}): add it there, or set ${request.names.reference}.`);
     const reference = request.reference ?? fromPolicy;
     const require = rank?.require ?? "top_resolved";
     checkRankGate(require, request.candidate, reference, models);
@@ -41840,7 +41207,7 @@ function commonSet(data, policy) {
         const named = shrink.length === 0
             ? "No single model's absence would add a task back: the models share few tasks, or most are broken or open."
             : `The models that shrink it most: ${shrink
-                .map((x) => `${quote(x.model)} (without it, ${(0,words/* plural */.L)(x.valid, "more valid task")}, ${x.all} in all)`)
+                .map((x) => `${quote_quote(x.model)} (without it, ${(0,words/* plural */.L)(x.valid, "more valid task")}, ${x.all} in all)`)
                 .join(", ")}.`;
         throw new errors/* InputError */.dz(`The ${k} ranked models have ${(0,words/* plural */.L)(valid, "common valid task")} (tasks every one of them ` +
             `has a score on, labelled valid); the policy's common_valid_tasks asks for ${threshold.text}. ${named} ` +
@@ -42331,13 +41698,6 @@ function rewrittenGate(require, candidate) {
         ],
     };
 }
-/** The benchmarks of the ranked tasks, sorted. */
-function benchmarksOf(data) {
-    const names = new Set();
-    for (let i = 0; i < data.tasks.length; i++)
-        names.add(data.tasks.benchmark(i));
-    return [...names].sort(compareCodeUnits);
-}
 function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, clustered) {
     const policy = gate.policy;
     const out = [...gate.warnings];
@@ -42360,15 +41720,10 @@ function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, cluste
     const harness = [...new Set(data.summaries.flatMap((s) => s.harnessRevisions))].sort(compareCodeUnits);
     const placeholders = harness.filter(isPlaceholderRevision);
     if (placeholders.length > 0) {
-        out.push(`Placeholder harness revisions (${placeholders.map(quote).join(", ")}): the report cannot say which harness produced these results.`);
+        out.push(`Placeholder harness revisions (${placeholders.map(quote_quote).join(", ")}): the report cannot say which harness produced these results.`);
     }
     if (policy.require_same_harness && harness.length > 1) {
-        out.push(`The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`);
-    }
-    const benchmarks = benchmarksOf(data);
-    if (benchmarks.length > 1) {
-        // evaluate decides each benchmark alone (docs/spec.md §4.6); the ranking does not split yet.
-        out.push(`The export holds ${benchmarks.length} benchmarks (${benchmarks.slice(0, 5).map(quote).join(", ")}${benchmarks.length > 5 ? ", …" : ""}): this ranking pools their tasks as one set; rank one benchmark's rows to compare the models within it.`);
+        out.push(`The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote_quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`);
     }
     if (clustered !== null)
         out.push(clustered);
@@ -42456,7 +41811,7 @@ function reviewsToSettle(x, policy) {
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank-types.ts
 /** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
-const RANK_SCHEMA_VERSION = "1.3.0";
+const RANK_SCHEMA_VERSION = "1.4.0";
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank.ts
 /**
@@ -42485,10 +41840,10 @@ const RANK_SCHEMA_VERSION = "1.3.0";
 
 function checkModels(models, reference) {
     if (models.length < 2) {
-        throw new errors/* InputError */.dz(`A ranking needs at least 2 models; got ${models.length === 0 ? "none" : quote(models[0] ?? "")}.`);
+        throw new errors/* InputError */.dz(`A ranking needs at least 2 models; got ${models.length === 0 ? "none" : quote_quote(models[0] ?? "")}.`);
     }
     if (reference !== null && !models.includes(reference)) {
-        throw new errors/* InputError */.dz(`--reference ${quote(reference)} is not among the ranked models (${models.map(quote).join(", ")}): ` +
+        throw new errors/* InputError */.dz(`--reference ${quote_quote(reference)} is not among the ranked models (${models.map(quote_quote).join(", ")}): ` +
             `add it to --models.`);
     }
 }
@@ -42668,6 +42023,121 @@ function leaderboard(data, set, order, ranks, scores, above, referenceId) {
     }));
 }
 
+;// CONCATENATED MODULE: ./src/core/rank/rank-benchmarks.ts
+/**
+ * `rank` on an export of several benchmarks (docs/rank.md "Several benchmarks"): as evaluate does
+ * (docs/spec.md §4.6), the models are ranked within each benchmark alone — its own common set,
+ * pairs, Holm family, could-be-first set and leaderboard — and tasks of different benchmarks are
+ * never compared. The rank gate is decided per benchmark and combined conservatively: accept only
+ * when every benchmark accepts, reject when one rejects, unresolved otherwise. One benchmark: the
+ * report is runRank's, unchanged.
+ */
+
+
+
+
+
+/** The model's summary on one benchmark: the dataset revisions of its tasks there, its rows' harness revisions there. */
+function rank_benchmarks_summaryOn(s, tasks, counts, name) {
+    const revisions = new Set();
+    for (let i = 0; i < tasks.length; i++)
+        if (counts[i] !== undefined)
+            revisions.add(tasks.datasetRevision(i));
+    const rest = { ...s };
+    delete rest.harnessByBenchmark;
+    const harness = s.harnessByBenchmark?.[name];
+    return {
+        ...rest,
+        datasetRevisions: [...revisions].sort(compareCodeUnits),
+        ...(harness !== undefined ? { harnessRevisions: harness } : {}),
+    };
+}
+/** The models' data on one benchmark's tasks (`indices`, ascending): a view, as benchmarkDataset's. */
+function benchmarkModels(data, name, indices) {
+    const tasks = subsetTable(data.tasks, indices);
+    const counts = data.counts.map((c) => Array.from(indices, (j) => c[j]));
+    const reviewRevisions = new Set();
+    for (let i = 0; i < tasks.length; i++)
+        for (let k = 0; k < tasks.labelCount(i); k++)
+            reviewRevisions.add(tasks.eventRevision(i, k));
+    const metrics = data.metrics;
+    const rest = { ...data };
+    delete rest.metrics;
+    return {
+        ...rest,
+        tasks,
+        counts,
+        summaries: data.summaries.map((s, k) => rank_benchmarks_summaryOn(s, tasks, counts[k] ?? [], name)),
+        reviewRevisions: [...reviewRevisions].sort((a, b) => a - b),
+        ...(metrics === undefined
+            ? {}
+            : {
+                metrics: {
+                    names: metrics.names,
+                    byModel: metrics.byModel.map((cols) => cols.map((c) => subsetColumn(c, indices))),
+                },
+            }),
+    };
+}
+/**
+ * The gates of the benchmarks as one: accept only when every benchmark accepts (the candidate
+ * must meet the requirement in each), reject when some benchmark rejects, unresolved otherwise.
+ * Each reason names its benchmark.
+ */
+function combineRankGates(benchmarks) {
+    const first = benchmarks[0];
+    if (first === undefined)
+        throw new Error("combineRankGates: no benchmark");
+    const verdicts = benchmarks.map((b) => b.gate.verdict);
+    const verdict = verdicts.every((v) => v === "accept")
+        ? "accept"
+        : verdicts.includes("reject")
+            ? "reject"
+            : "unresolved";
+    return {
+        require: first.gate.require,
+        candidate: first.gate.candidate,
+        verdict,
+        reasons: benchmarks.flatMap((b) => b.gate.reasons.map((r) => `Benchmark ${quote_quote(b.name)} (${b.gate.verdict}): ${r}`)),
+    };
+}
+/**
+ * The ranking of an export: runRank's report when its tasks are of one benchmark; with several,
+ * one ranking per benchmark (in name order) under the combined gate.
+ */
+function rankByBenchmark(data, gate, options) {
+    const split = [...benchmarkIndices(data)].sort(([a], [b]) => compareCodeUnits(a, b));
+    if (split.length <= 1)
+        return runRank(data, gate, options);
+    const benchmarks = split.map(([name, indices]) => {
+        // eslint-disable-next-line @typescript-eslint/no-unused-vars
+        const { schema_version, kind, ...rest } = runRank(benchmarkModels(data, name, indices), gate, options);
+        return { name, ...rest };
+    });
+    const first = benchmarks[0];
+    const tops = new Set(benchmarks.map((b) => b.top));
+    const top = tops.size === 1 ? first.top : null;
+    return {
+        schema_version: RANK_SCHEMA_VERSION,
+        kind: "rank",
+        ranked_within_benchmarks: true,
+        top,
+        top_resolved: top !== null,
+        gate: combineRankGates(benchmarks),
+        warnings: [...new Set(benchmarks.flatMap((b) => b.warnings))],
+        benchmarks,
+        provenance: {
+            ...first.provenance,
+            dataset_revisions: [...new Set(benchmarks.flatMap((b) => b.provenance.dataset_revisions))].sort(compareCodeUnits),
+            review_revisions: [...data.reviewRevisions],
+        },
+    };
+}
+/** Is this the report of several benchmarks? */
+function rank_benchmarks_isBenchmarksReport(r) {
+    return "benchmarks" in r;
+}
+
 ;// CONCATENATED MODULE: ./src/core/report/github-limits.ts
 /**
  * Size limits of the GitHub surfaces the report is written to. Lengths are JavaScript string
@@ -42683,6 +42153,646 @@ const STEP_SUMMARY_MAX_BYTES = (/* unused pure expression or super */ null && (1
 const ANNOTATIONS_PER_REQUEST = 50;
 /** GitHub caps a webhook (and so an event payload) at 25 MB; a larger GITHUB_EVENT_PATH is not GitHub's. */
 const EVENT_PAYLOAD_MAX_BYTES = (/* unused pure expression or super */ null && (25 * 1024 * 1024));
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-sections.ts
+/**
+ * The words and table rows of the rank report, shared by the Markdown and the text renderers
+ * (each gives its own Inline: escaped for Markdown, neutralised for a terminal). Untrusted text —
+ * model ids, task ids, evidence, revisions, the policy's owner and path — only ever goes through
+ * `f.text` / `f.code`; everything else is generated here.
+ */
+
+
+
+
+/** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
+function rank_sections_add(out, ...parts) {
+    for (const part of parts) {
+        if (typeof part === "string")
+            out.push(part);
+        else
+            for (const line of part)
+                out.push(line);
+    }
+}
+/** Up to this many models the pairs are shown as a matrix; beyond, as a list of the unresolved pairs. */
+const PAIR_MATRIX_MAX_MODELS = 12;
+/** Model ids are cut to this many characters in tables. */
+const MODEL_ID_CHARS = 60;
+const FULL_DETAIL = { pairs: 40, tasks: 10, matrix: true, chart: true };
+/** Smaller lists, tried when the full document is over the size limit. */
+const SHORT_DETAILS = [
+    { pairs: 15, tasks: 5, matrix: true, chart: true },
+    { pairs: 5, tasks: 3, matrix: false, chart: true },
+    { pairs: 0, tasks: 0, matrix: false, chart: false },
+];
+const RANK_TITLE = "Model ranking";
+/** The headline names this many models that could be first, then counts the rest. */
+const HEADLINE_MODELS = 10;
+const labelsByReport = new WeakMap();
+/**
+ * A model id as shown in the report's prose and tables: cut to about `chars` characters from the
+ * middle so that no two ranked models share a label (model-labels.ts); the JSON has the whole id.
+ */
+function modelLabel(r, id, chars = MODEL_ID_CHARS) {
+    let byChars = labelsByReport.get(r);
+    if (byChars === undefined) {
+        byChars = new Map();
+        labelsByReport.set(r, byChars);
+    }
+    let labels = byChars.get(chars);
+    if (labels === undefined) {
+        labels = labelMap(r.models.map((m) => m.model), chars);
+        byChars.set(chars, labels);
+    }
+    return labels.get(id) ?? id;
+}
+/** modelLabel made safe by `f` (as code). */
+function modelCode(r, f, id, chars = MODEL_ID_CHARS) {
+    return f.code(modelLabel(r, id, chars), WHOLE_ID_CHARS);
+}
+/**
+ * What the leaderboard says about ranks and groups, in every format: who could be first, and
+ * that a group is a stretch the evidence separates from the next, not a tie.
+ */
+const RANK_NOTE = "A model's rank lies in its rank range; it could be first exactly when that range starts at 1 (no model is ordered above it). " +
+    "Groups are stretches of the leaderboard the evidence separates: every model of a group is ordered above every model of a later group. " +
+    "Inside a group some pairs may be ordered too, so a group is not a tie, and group 1 is not the set of models that could be first.";
+/**
+ * The top of every rendering (Markdown, text, HTML): the title with the headline, the summary
+ * sentences and the warnings, each made safe by `f`; each renderer lays them out its own way.
+ */
+function rankHeader(r, f) {
+    return {
+        title: `${f.gen(RANK_TITLE)}: ${rank_sections_headline(r, f)}`,
+        summary: summaryLines(r, f),
+        warnings: r.warnings.map((w) => f.text(w, 400)),
+    };
+}
+function rank_sections_headline(r, f) {
+    if (r.top !== null)
+        return `${modelCode(r, f, r.top)} ${f.gen("is first: ordered above every other model")}`;
+    const first = r.could_be_first;
+    const names = first
+        .slice(0, HEADLINE_MODELS)
+        .map((id) => modelCode(r, f, id))
+        .join(f.gen(", "));
+    const more = first.length > HEADLINE_MODELS
+        ? f.gen(` and ${first.length - HEADLINE_MODELS} more (marked in the leaderboard)`)
+        : "";
+    const lead = first.length === 1
+        ? "the top is not taken as resolved (the history was rewritten); could be first: "
+        : `the top is unresolved: ${first.length} models could be first: `;
+    return `${f.gen(lead)}${names}${more}`;
+}
+function yesNo(x) {
+    return x === null ? "n/a" : x ? "yes" : "no";
+}
+/** The sentences under the headline: the set, the family's guarantee, the seed's question. */
+function summaryLines(r, f) {
+    const a = r.adjustment;
+    const top = r.models[0];
+    const open = r.unresolved_tasks === 0
+        ? "no open labels"
+        : `${r.unresolved_tasks} open (${r.disputed_tasks} disputed, ${r.unreviewed_tasks} unreviewed)`;
+    const lines = [
+        f.gen(`${r.models.length} models on one common set: ${r.common_valid_tasks} valid tasks every model has a score on, ${open}, ${r.broken_tasks} broken left out.`),
+        f.gen(`${a.ordered_pairs} of ${a.pairs} pairs ordered. ${a.guarantee} Last level ${formatDecimal(a.final_level, 5)}.`),
+    ];
+    if (top !== undefined) {
+        lines.push(`${f.gen("Is")} ${modelCode(r, f, top.model)} ${f.gen(`(${top.score === null ? "first in the score order" : "the highest score"}) on top under every resolution of ${r.settings.infra_errors === "bound" ? "the open labels and the lost results" : "the open labels"}? ${yesNo(r.top_validity_resolved)}. With run variance too? ${yesNo(r.top_resolved)}.`)}`);
+    }
+    return lines;
+}
+function leaderboardHeader(r) {
+    const head = ["rank", "model", "score", "validity interval", "rank range", "could be first", "group"];
+    if (r.reference !== null)
+        head.push("vs reference");
+    // Figures only: the ranking makes no claim from them (docs/rank.md "Cost and latency").
+    for (const m of r.models[0]?.metrics ?? [])
+        head.push(`${m.metric} mean`);
+    return head;
+}
+function leaderboardRows(r, f) {
+    return r.models.map((m, i) => {
+        const row = [
+            f.gen(String(i + 1)),
+            modelCode(r, f, m.model) + (m.model === r.reference ? f.gen(" (reference)") : ""),
+            f.gen(formatPercent(m.score)),
+            f.gen(formatPercentInterval(m.interval)),
+            f.gen(m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`),
+            f.gen(m.rank_low === 1 ? "yes" : "no"),
+            f.gen(String(m.group)),
+        ];
+        if (r.reference !== null)
+            row.push(f.gen(m.vs_reference ?? "—"));
+        for (const x of m.metrics ?? [])
+            row.push(f.gen(formatMetric(x.mean)));
+        return row;
+    });
+}
+/** The pair of two models, whichever way round the report holds it, as seen from `x`. */
+function pairFrom(r, x, y) {
+    for (const pair of r.pairs) {
+        if (pair.a === x && pair.b === y)
+            return { pair, flipped: false };
+        if (pair.a === y && pair.b === x)
+            return { pair, flipped: true };
+    }
+    return null;
+}
+/** A matrix cell: row model vs column model. */
+function matrixCell(r, row, col) {
+    if (row === col)
+        return "·";
+    const found = pairFrom(r, row.model, col.model);
+    if (found === null)
+        return "?";
+    const { pair, flipped } = found;
+    const margin = pair.margin === null ? null : flipped ? -pair.margin : pair.margin;
+    const m = format_number_formatPp(margin, 1).replace(" pp", "");
+    if (pair.relation === "unresolved")
+        return `≈ ${m} ${pair.unresolved_by === "validity" ? "v" : "r"}`;
+    const rowAbove = (pair.relation === "a_better") !== flipped;
+    return `${rowAbove ? "▲" : "▼"} ${m}`;
+}
+/** The pair matrix: header (#1 … #K) and one row per model, in rank order. */
+function matrixRows(r, f) {
+    const header = ["", ...r.models.map((_, i) => f.gen(`#${i + 1}`))];
+    const rows = r.models.map((row, i) => [
+        `${f.gen(`#${i + 1}`)} ${modelCode(r, f, row.model, 30)}`,
+        ...r.models.map((col) => f.gen(matrixCell(r, row, col))),
+    ]);
+    return { header, rows };
+}
+/** The pair matrix's legend; under infra_errors: bound the lost results, too, can decide a "v" pair. */
+function matrixLegend(r) {
+    const v = r.settings.infra_errors === "bound" ? "the open labels or the lost results" : "the open labels";
+    return `Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: ${v} can decide it; r: run variance, or an exact tie no label moves).`;
+}
+const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
+function pairRow(r, p, f) {
+    const relation = p.relation === "a_better"
+        ? "first above"
+        : p.relation === "b_better"
+            ? "second above"
+            : `unresolved (${p.unresolved_by === "validity" ? "validity" : "run variance"})`;
+    return [
+        `${modelCode(r, f, p.a, 40)} ${f.gen("vs")} ${modelCode(r, f, p.b, 40)}`,
+        f.gen(format_number_formatPp(p.margin)),
+        f.gen(`${format_number_formatPp(p.margin_low)} … ${format_number_formatPp(p.margin_high)}`),
+        f.gen(format_number_formatPp(p.se).replace("+", "")),
+        f.gen(`${format_number_formatPp(p.lcb)} … ${format_number_formatPp(p.ucb)}`),
+        f.gen(formatDecimal(p.level, 5)),
+        f.gen(relation),
+    ];
+}
+const neg = (x) => (x === null ? null : -x);
+/** The pair seen from b: b − a, its bounds swapped and negated, the relation mirrored. */
+function flipPair(p) {
+    return {
+        ...p,
+        a: p.b,
+        b: p.a,
+        margin: neg(p.margin),
+        margin_low: neg(p.margin_high),
+        margin_high: neg(p.margin_low),
+        lcb: neg(p.ucb),
+        ucb: neg(p.lcb),
+        lcb_bound_kind: p.ucb_bound_kind,
+        ucb_bound_kind: p.lcb_bound_kind,
+        relation: p.relation === "a_better" ? "b_better" : p.relation === "b_better" ? "a_better" : "unresolved",
+    };
+}
+/** Adjacent pairs in rank order, each seen from the higher-ranked model. */
+function adjacentPairs(r) {
+    const out = [];
+    for (let i = 0; i + 1 < r.models.length; i++) {
+        const hi = r.models[i];
+        const lo = r.models[i + 1];
+        const found = pairFrom(r, hi.model, lo.model);
+        if (found !== null)
+            out.push(found.flipped ? flipPair(found.pair) : found.pair);
+    }
+    return out;
+}
+function unresolvedPairs(r) {
+    return r.pairs.filter((p) => p.relation === "unresolved");
+}
+/**
+ * What settles an adjacent pair the open labels can decide, each direction on its own; `shown`
+ * tasks follow (none: the sentence does not announce them).
+ */
+function reviewSentence(r, x, f, shown) {
+    const way = (k, side) => k === null
+        ? `no resolution of the open labels puts the ${side} above`
+        : `at least ${(0,words/* plural */.L)(k, "review")} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
+    return `${modelCode(r, f, x.a)} ${f.gen("vs")} ${modelCode(r, f, x.b)}${f.gen(`: the open labels${r.settings.infra_errors === "bound" ? " or the lost results" : ""} can decide this order. ${capitalised(way(x.reviews_to_settle_a_better, "first"))}; ${way(x.reviews_to_settle_b_better, "second")}.${shown > 0 ? " Review these first:" : ""}`)}`;
+}
+function capitalised(s) {
+    return s.charAt(0).toUpperCase() + s.slice(1);
+}
+const TASK_HEADER = ["task", "label", "d", "evidence"];
+function taskRows(x, limit, f, evidence) {
+    return x.tasks
+        .slice(0, limit)
+        .map((t) => [
+        f.code(t.task_id, 80),
+        f.gen(t.validity),
+        f.gen(formatSignedDecimal(t.d)),
+        t.evidence.length === 0 ? f.gen("—") : t.evidence.slice(0, 3).map(evidence).join(", "),
+    ]);
+}
+const COMMON_HEADER = ["model", "its absence adds back", "of them valid", "harness revisions"];
+function commonRows(r, f) {
+    return r.models.map((m) => [
+        modelCode(r, f, m.model),
+        f.gen(formatCount(m.absence_adds_back)),
+        f.gen(formatCount(m.absence_adds_back_valid)),
+        m.harness_revisions.length === 0
+            ? f.gen("—")
+            : m.harness_revisions
+                .slice(0, 3)
+                .map((h) => f.code(h, 40))
+                .join(", "),
+    ]);
+}
+function settingsLines(r, f) {
+    const s = r.settings;
+    const p = r.provenance;
+    return [
+        f.gen(`Settings: confidence ${s.confidence}, quantile ${s.quantile}, standard error ${s.standard_error}${s.standard_error === "clustered" ? ` (${s.cluster_correction})` : ""}, validity bound ${s.validity_bound}, infra errors ${s.infra_errors}, common valid tasks ${s.common_valid_tasks_threshold}.`),
+        `${f.gen("Policy")} ${f.code(p.policy.path, 120)} ${f.gen(`(sha256 ${p.policy.sha256.slice(0, 12)}…), owner`)} ${f.text(p.policy.owner, 80)}${f.gen(`, revisit ${p.policy.revisit}.`)}`,
+        `${f.gen("Inputs:")} ${p.inputs.map((i) => `${f.code(i.path, 120)} ${f.gen(`(sha256 ${i.sha256.slice(0, 12)}…)`)}`).join(", ")}${f.gen(`; ${p.rows_read} rows, read ${(0,words/* plural */.L)(p.passes, "time")}; model-gate ${p.tool_version}.`)}`,
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/render-rank-gate.ts
+/**
+ * The rank gate's verdict (docs/rank.md "Gating") in words: a Markdown block put above the
+ * ranking in the action's comment, job summary and check run (and the CLI's Markdown when the
+ * policy gates on a candidate), and a plain-text title for the check run (and the action's log)
+ * that names the models that could be first. Model ids are escaped in Markdown; in the title
+ * they are JSON-quoted (quote.ts: no line breaks, controls or bidi characters) and cut from the
+ * middle so that two never look alike (model-labels.ts).
+ */
+
+
+const render_rank_gate_ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
+/** What each requirement asks, in words (no model ids). */
+const REQUIREMENT_TEXT = {
+    top_resolved: "one model is ordered above every other",
+    top_group: "the candidate could be first and is ordered above every model that could not",
+    above_reference: "the candidate is ordered above the reference",
+};
+/** The check title names this many models that could be first, then counts the rest. */
+const TITLE_MODELS = 3;
+const render_rank_gate_MODEL_CHARS = 120;
+/**
+ * The gate block's parts through one formatter (Markdown here, HTML on the rank page): the
+ * heading (generated), the requirement line and the reasons, each already safe for `f`'s output.
+ */
+function rankGateParts(r, f) {
+    const g = r.gate;
+    const labels = labelMap(r.models.map((m) => m.model), render_rank_gate_MODEL_CHARS);
+    const code = (id) => f.code(labels.get(id) ?? id, WHOLE_ID_CHARS);
+    const who = [];
+    if (g.candidate !== null)
+        who.push(`${f.gen("candidate")} ${code(g.candidate)}`);
+    if (g.require === "above_reference" && r.reference !== null)
+        who.push(`${f.gen("reference")} ${code(r.reference)}`);
+    return {
+        heading: f.gen(`${render_rank_gate_ICON[g.verdict]} ${g.verdict} — rank gate`),
+        requirement: f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
+            `${who.length > 0 ? `${f.gen("; ")}${who.join(f.gen(", "))}` : ""}${f.gen(".")}`,
+        reasons: g.reasons.map((reason) => f.text(reason, 600)),
+    };
+}
+/** The gate block: verdict, the title under it (the check name), the requirement and why. */
+function renderRankGateMarkdown(r, title) {
+    const f = MARKDOWN_INLINE;
+    const parts = rankGateParts(r, f);
+    const lines = [`## ${parts.heading}`, ""];
+    if (title !== null)
+        lines.push(`<sub>${f.text(title, 120)}</sub>`, "");
+    lines.push(parts.requirement, "");
+    for (const reason of parts.reasons)
+        lines.push(`- ${reason}`);
+    return lines.join("\n") + "\n";
+}
+/**
+ * The check run's title (and the action's log line): the verdict, the requirement, and who could
+ * be first — by name, as the headline says it.
+ */
+function render_rank_gate_rankGateTitle(r) {
+    const g = r.gate;
+    const verdict = g.verdict.charAt(0).toUpperCase() + g.verdict.slice(1);
+    const q = quotedModels(r.models.map((m) => m.model), 40);
+    const first = r.could_be_first;
+    const names = first.slice(0, TITLE_MODELS).map(q).join(", ");
+    const more = first.length > TITLE_MODELS ? ` and ${first.length - TITLE_MODELS} more` : "";
+    const who = r.top !== null
+        ? `${q(r.top)} is first`
+        : first.length === 1
+            ? `${names} could be first (the top is not taken as resolved: the history was rewritten)`
+            : `${first.length} models could be first: ${names}${more}`;
+    const candidate = g.candidate === null ? "" : `, candidate ${q(g.candidate)}`;
+    return `${verdict} (rank.require: ${g.require}${candidate}): ${who}; ${r.models.length} models ranked`;
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-charts-html.ts
+/**
+ * The rank page's two pictures (render-rank-html.ts): each model's score with its validity band
+ * and run-variance band as an inline SVG, in rank order with the groups shaded; and the pair
+ * matrix as an HTML table coloured by relation, each cell also saying it in text (▲ ▼ ≈v ≈r and
+ * the margin), so colour is never the only carrier. Every model id is escaped (html-text.ts) and
+ * cut for the picture, the full id in a <title> (SVG) or title attribute (table).
+ */
+
+
+
+
+
+
+
+/** The score chart's frame, in SVG user units (the SVG scales to its box). */
+const SCORE_CHART = {
+    width: 840,
+    /** Characters of a row label, "#12 " included (monospace 12 px: about 7.2 px each). */
+    labelChars: 32,
+    plotLeft: 250,
+    plotRight: 790,
+    top: 28,
+    rowHeight: 22,
+    bottom: 30,
+};
+/** At most this many models are drawn (the rest are in the tables; the caption says so). */
+const SCORE_CHART_MAX_MODELS = 60;
+/** Up to this many models the pairs are a matrix; beyond, a list (render-rank-html.ts). */
+const HTML_MATRIX_MAX_MODELS = 30;
+const rank_charts_html_pct = (x) => x * 100;
+/**
+ * Each model's label for a picture (at most about `chars` characters, never two alike:
+ * model-labels.ts) and its whole id for the tooltip, both escaped.
+ */
+function pictureLabels(models, chars) {
+    // Cut what is seen: hidden code points as their visible stand-ins (html-text.ts's rule).
+    const labels = distinctLabels(models.map((m) => visibleText(m.model)), chars);
+    return models.map((m, i) => ({
+        shown: escapeHtmlGenerated(labels[i]),
+        full: chartLabel(m.model, WHOLE_ID_CHARS, WHOLE_ID_CHARS).full,
+    }));
+}
+/** An id as the page shows it, unescaped: one line, each hidden code point as `\u{…}`. */
+function visibleText(id) {
+    let out = "";
+    for (const c of id.replace(/\r\n|[\r\n\t\u2028\u2029]/g, " ")) {
+        const cp = c.codePointAt(0) ?? 0;
+        out += isHiddenCodePoint(cp) ? visibleCodePoint(cp) : c;
+    }
+    return out;
+}
+/** The values the score axis must hold, in %: every score and both bands' ends. */
+function scoreAxisValues(models) {
+    const out = [];
+    for (const m of models) {
+        if (m.score !== null)
+            out.push(rank_charts_html_pct(m.score));
+        for (const iv of [m.interval, m.run_variance_band])
+            if (iv !== null)
+                out.push(rank_charts_html_pct(iv[0]), rank_charts_html_pct(iv[1]));
+    }
+    return out;
+}
+function modelTitle(r, m, i, full) {
+    const rank = m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`;
+    const words = `: score ${formatPercent(m.score)}, validity band ${formatPercentInterval(m.interval)}, ` +
+        `run-variance band ${formatPercentInterval(m.run_variance_band)}, group ${m.group}, rank ${rank}` +
+        (m.model === r.reference ? " (reference)" : "");
+    // The model id (already escaped by chartLabel) is the one untrusted part.
+    return `#${i + 1} ${full}${escapeHtmlGenerated(words)}`;
+}
+/** Each model's score, validity band and run-variance band, one row per model in rank order. */
+function scoreChartSvg(r) {
+    const c = SCORE_CHART;
+    const models = r.models.slice(0, SCORE_CHART_MAX_MODELS);
+    const height = c.top + models.length * c.rowHeight + c.bottom;
+    const axis = niceAxis(scoreAxisValues(models), { maxIntervals: 8, minSpan: 2, limitLo: 0, limitHi: 100 });
+    const x = linearScale(axis.lo, axis.hi, c.plotLeft, c.plotRight);
+    const rowsBottom = c.top + models.length * c.rowHeight;
+    // "#12 " and the id share the label's characters, so every label ends before the plot.
+    const labels = pictureLabels(models, c.labelChars - `#${models.length} `.length);
+    const out = [
+        `<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" viewBox="0 0 ${c.width} ${height}" role="img" aria-labelledby="score-chart-title">`,
+        `<title id="score-chart-title">Each model's valid-only score on the common set (dot), its validity band (box) and its run-variance band (line), in rank order; shading alternates by group (stretches of the leaderboard the evidence separates).</title>`,
+    ];
+    // Groups: every other group shaded, a line between groups, the group's number at the right.
+    let start = 0;
+    for (let i = 1; i <= models.length; i++) {
+        const prev = models[i - 1];
+        if (i < models.length && models[i].group === prev.group)
+            continue;
+        const y0 = c.top + start * c.rowHeight;
+        const h = (i - start) * c.rowHeight;
+        if (prev.group % 2 === 1)
+            out.push(`<rect class="group-shade" x="0" y="${px(y0)}" width="${c.width}" height="${px(h)}" fill="${COLOURS.groupShade}"/>`);
+        if (start > 0)
+            out.push(`<line x1="0" x2="${c.width}" y1="${px(y0)}" y2="${px(y0)}" stroke="${COLOURS.muted}" stroke-dasharray="4 3"/>`);
+        out.push(`<text x="${c.width - 4}" y="${px(y0 + 15)}" text-anchor="end" font-size="12" fill="${COLOURS.muted}">G${prev.group}</text>`);
+        start = i;
+    }
+    const decimals = tickDecimals(axis.step);
+    for (const t of axis.ticks) {
+        const tx = px(x(t));
+        out.push(`<line x1="${tx}" x2="${tx}" y1="${c.top - 4}" y2="${px(rowsBottom)}" stroke="${COLOURS.grid}"/>`, `<text x="${tx}" y="${c.top - 10}" text-anchor="middle" font-size="12" fill="${COLOURS.muted}">${t.toFixed(decimals)}%</text>`);
+    }
+    models.forEach((m, i) => {
+        const cy = c.top + i * c.rowHeight + c.rowHeight / 2;
+        const label = labels[i];
+        const parts = [`<g class="model-row">`, `<title>${modelTitle(r, m, i, label.full)}</title>`];
+        parts.push(`<text x="4" y="${px(cy + 4)}" font-size="12" font-family="ui-monospace,'Liberation Mono',Menlo,Consolas,monospace" fill="${COLOURS.ink}">#${i + 1} ${label.shown}</text>`);
+        if (m.run_variance_band !== null) {
+            const b = bandRect(rank_charts_html_pct(m.run_variance_band[0]), rank_charts_html_pct(m.run_variance_band[1]), x);
+            parts.push(`<rect class="run-band" x="${px(b.x)}" y="${px(cy - 1)}" width="${px(b.width)}" height="2" fill="${COLOURS.run}"/>`, `<rect x="${px(b.x)}" y="${px(cy - 5)}" width="1.5" height="10" fill="${COLOURS.run}"/>`, `<rect x="${px(b.x + b.width - 1.5)}" y="${px(cy - 5)}" width="1.5" height="10" fill="${COLOURS.run}"/>`);
+        }
+        if (m.interval !== null) {
+            const b = bandRect(rank_charts_html_pct(m.interval[0]), rank_charts_html_pct(m.interval[1]), x);
+            parts.push(`<rect class="validity-band" x="${px(b.x)}" y="${px(cy - 6)}" width="${px(b.width)}" height="12" fill="${COLOURS.band}" fill-opacity="0.8" stroke="${COLOURS.bandEdge}"/>`);
+        }
+        if (m.score !== null) {
+            parts.push(`<circle class="score-mark" cx="${px(x(rank_charts_html_pct(m.score)))}" cy="${px(cy)}" r="4.5" fill="${COLOURS.point}" stroke="#fff"/>`);
+        }
+        else {
+            parts.push(`<text x="${c.plotLeft}" y="${px(cy + 4)}" font-size="12" fill="${COLOURS.muted}">no score (n/a)</text>`);
+        }
+        parts.push("</g>");
+        out.push(parts.join(""));
+    });
+    out.push(`<line x1="${c.plotLeft}" x2="${c.plotRight}" y1="${px(rowsBottom)}" y2="${px(rowsBottom)}" stroke="${COLOURS.muted}"/>`, `<text x="${(c.plotLeft + c.plotRight) / 2}" y="${px(rowsBottom + 20)}" text-anchor="middle" font-size="12" fill="${COLOURS.muted}">valid-only score on the common set (%)</text>`, "</svg>");
+    return out.join("\n");
+}
+/** A matrix cell: its class, its two short lines, and its title (row vs column). */
+function rank_charts_html_matrixCell(r, row, col) {
+    if (row === col)
+        return { cls: "self", lines: ["·", ""], title: "" };
+    const found = pairFrom(r, row.model, col.model);
+    if (found === null)
+        return { cls: "self", lines: ["?", ""], title: "no such pair" };
+    const { pair, flipped } = found;
+    const sign = (v) => (v === null ? null : flipped ? -v : v);
+    const margin = sign(pair.margin);
+    const lo = flipped ? sign(pair.margin_high) : pair.margin_low;
+    const hi = flipped ? sign(pair.margin_low) : pair.margin_high;
+    const lcb = flipped ? sign(pair.ucb) : pair.lcb;
+    const ucb = flipped ? sign(pair.lcb) : pair.ucb;
+    const m = margin === null ? "n/a" : signedFixed(margin * 100, 1);
+    const figures = `margin ${format_number_formatPp(margin)}, validity band ${format_number_formatPp(lo)} … ${format_number_formatPp(hi)}, LCB … UCB ${format_number_formatPp(lcb)} … ${format_number_formatPp(ucb)}`;
+    if (pair.relation === "unresolved") {
+        const v = pair.unresolved_by === "validity";
+        return {
+            cls: v ? "rel-validity" : "rel-run",
+            lines: [v ? "≈v" : "≈r", m],
+            title: `${figures}; unresolved by ${v ? "validity (the open labels alone decide it)" : "run variance"}`,
+        };
+    }
+    const rowAbove = (pair.relation === "a_better") !== flipped;
+    return {
+        cls: rowAbove ? "rel-above" : "rel-below",
+        lines: [rowAbove ? "▲" : "▼", m],
+        title: `${figures}; row ordered ${rowAbove ? "above" : "below"} column`,
+    };
+}
+/** The K×K matrix (row vs column), in rank order, as an HTML table (caller: K ≤ HTML_MATRIX_MAX_MODELS). */
+function pairMatrixHtml(r) {
+    const k = r.models.length;
+    const rowHeadWidth = k > 12 ? 150 : 220;
+    const chars = k > 12 ? 16 : 26;
+    const names = pictureLabels(r.models, chars);
+    const cols = [`<col style="width:${rowHeadWidth}px">`, ...r.models.map(() => "<col>")].join("");
+    const head = `<tr><th class="row">row vs column</th>${names
+        .map((n, i) => `<th title="${n.full}">#${i + 1}</th>`)
+        .join("")}</tr>`;
+    const rows = r.models.map((row, i) => {
+        const cells = r.models.map((col, j) => {
+            const cell = rank_charts_html_matrixCell(r, row, col);
+            const title = cell.title === "" ? "" : ` title="${escapeHtmlGenerated(`#${i + 1} vs #${j + 1}: ${cell.title}`)}"`;
+            const second = cell.lines[1] === "" ? "" : `<br>${escapeHtmlGenerated(cell.lines[1])}`;
+            return `<td class="${cell.cls}"${title}>${escapeHtmlGenerated(cell.lines[0])}${second}</td>`;
+        });
+        const n = names[i];
+        return `<tr><th class="row" title="${n.full}">#${i + 1} ${n.shown}</th>${cells.join("")}</tr>`;
+    });
+    return `<div class="table-box"><table class="matrix" style="width:100%"><colgroup>${cols}</colgroup><thead>${head}</thead>\n<tbody>\n${rows.join("\n")}\n</tbody></table></div>`;
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/render-rank-html.ts
+/**
+ * The rank report as one self-contained HTML page (`model-gate rank --format html`): the headline
+ * and summary, the score chart (each model's score, validity band and run-variance band, groups
+ * shaded), the pair matrix coloured by relation, and the Markdown's tables (leaderboard, adjacent
+ * pairs, open tasks to review first, the common set, settings). Inline CSS and SVG only, no
+ * script (html-page.ts). Untrusted text goes through HTML_INLINE (html-text.ts), and the sentences
+ * and rows are rank-sections.ts's, as in the Markdown and the text. Same report → same bytes.
+ */
+
+
+
+
+
+const render_rank_html_f = HTML_INLINE;
+const render_rank_html_p = (safe, cls) => `<p${cls === undefined ? "" : ` class="${cls}"`}>${safe}</p>`;
+function scoreSection(r) {
+    const shown = Math.min(r.models.length, SCORE_CHART_MAX_MODELS);
+    return [
+        "<h2>Scores</h2>",
+        `<ul class="legend">${[
+            `<li><svg width="14" height="10" aria-hidden="true"><circle cx="7" cy="5" r="4.5" fill="${COLOURS.point}"/></svg> score (valid-only, common set)</li>`,
+            legendItem(COLOURS.band, "validity band: the score under every resolution of the open labels", COLOURS.bandEdge),
+            `<li><svg width="18" height="10" aria-hidden="true"><rect x="0" y="4" width="18" height="2" fill="${COLOURS.run}"/><rect x="0" y="0" width="1.5" height="10" fill="${COLOURS.run}"/><rect x="16.5" y="0" width="1.5" height="10" fill="${COLOURS.run}"/></svg> run-variance band: the validity band widened by q·SE</li>`,
+            legendItem(COLOURS.groupShade, "G: group (separated from the next; not a tie)"),
+        ].join("")}</ul>`,
+        "<figure>",
+        scoreChartSvg(r),
+        `<figcaption>${render_rank_html_f.gen((shown < r.models.length
+            ? `The top ${shown} of ${r.models.length} models (the tables have every model). `
+            : "") +
+            `Each band is one model's own (its SE, ${r.settings.confidence} one-sided at each end, no multiplicity adjustment): ` +
+            "overlapping bands do not make a pair unresolved, nor separate ones ordered. The order comes from the pairs " +
+            "(paired differences on the same tasks, Holm's step-down): see the matrix.")}</figcaption>`,
+        "</figure>",
+    ];
+}
+function pairSection(r) {
+    const out = ["<h2>Pairs</h2>"];
+    if (r.models.length <= HTML_MATRIX_MAX_MODELS) {
+        out.push(`<ul class="legend">${[
+            legendItem(COLOURS.above, "▲ row ordered above column"),
+            legendItem(COLOURS.below, "▼ row ordered below column"),
+            legendItem(COLOURS.validity, "≈v unresolved: the open labels can decide it"),
+            legendItem(COLOURS.runVariance, "≈r unresolved by run variance (or an exact tie)"),
+        ].join("")}</ul>`, pairMatrixHtml(r), render_rank_html_p(render_rank_html_f.gen(`${matrixLegend(r)} Hover a cell for its figures.`), "small"));
+    }
+    else {
+        const open = unresolvedPairs(r);
+        const shown = open.slice(0, FULL_DETAIL.pairs);
+        out.push(render_rank_html_p(render_rank_html_f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`)));
+        if (shown.length > 0)
+            out.push(htmlTable(PAIR_HEADER.map((s) => render_rank_html_f.gen(s)), shown.map((x) => pairRow(r, x, render_rank_html_f)), { numeric: [1, 2, 3, 4, 5] }));
+        if (shown.length < open.length)
+            out.push(render_rank_html_p(render_rank_html_f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`)));
+    }
+    out.push(render_rank_html_p(render_rank_html_f.gen("Adjacent models (in rank order):")), htmlTable(PAIR_HEADER.map((s) => render_rank_html_f.gen(s)), adjacentPairs(r).map((x) => pairRow(r, x, render_rank_html_f)), { numeric: [1, 2, 3, 4, 5] }));
+    return out;
+}
+function reviewSection(r) {
+    if (r.review_first.length === 0)
+        return [];
+    const out = ["<h2>Open tasks to review first</h2>"];
+    for (const x of r.review_first) {
+        // Evidence as text, never a link: the page loads and links to nothing.
+        const rows = taskRows(x, FULL_DETAIL.tasks, render_rank_html_f, (e) => render_rank_html_f.code(e, 120));
+        out.push(render_rank_html_p(reviewSentence(r, x, render_rank_html_f, rows.length)));
+        if (rows.length > 0)
+            out.push(htmlTable(TASK_HEADER.map((s) => render_rank_html_f.gen(s)), rows, { numeric: [2] }));
+        if (rows.length < x.tasks.length)
+            out.push(render_rank_html_p(render_rank_html_f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`)));
+    }
+    return out;
+}
+/**
+ * The gate's block above the ranking when the policy gates on a candidate (as the CLI's Markdown
+ * and the action's comment do): top_resolved is the headline's already.
+ */
+function gateSection(r) {
+    if (r.gate.require === "top_resolved")
+        return [];
+    const parts = rankGateParts(r, render_rank_html_f);
+    return [
+        `<h2><span class="verdict-${render_rank_html_f.gen(r.gate.verdict)}">${parts.heading}</span></h2>`,
+        render_rank_html_p(parts.requirement),
+        ...(parts.reasons.length === 0
+            ? []
+            : [`<ul>${parts.reasons.map((x) => `<li>${x}</li>`).join("\n")}</ul>`]),
+    ];
+}
+/** The page. Deterministic: the same report gives the same bytes. */
+function renderRankHtml(r) {
+    return htmlDocument(RANK_TITLE, rankHtmlBody(r).join("\n"));
+}
+/** The page's body: the gate block (when gating on a candidate), the ranking, its tables. */
+function rankHtmlBody(r) {
+    const head = rankHeader(r, render_rank_html_f);
+    const body = [...gateSection(r), `<h1>${head.title}</h1>`, ...head.summary.map((s) => render_rank_html_p(s))];
+    // rankHeader escapes every warning; the page shows the first HTML_WARNINGS_MAX of them.
+    rank_sections_add(body, warningBoxes(head.warnings, (w) => w));
+    rank_sections_add(body, scoreSection(r));
+    rank_sections_add(body, pairSection(r));
+    body.push("<h2>Leaderboard</h2>", htmlTable(leaderboardHeader(r).map((s) => render_rank_html_f.gen(s)), leaderboardRows(r, render_rank_html_f), { numeric: [0, 2] }), render_rank_html_p(render_rank_html_f.gen(RANK_NOTE)));
+    rank_sections_add(body, reviewSection(r));
+    body.push("<h2>Common set</h2>", render_rank_html_p(render_rank_html_f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`)), htmlTable(COMMON_HEADER.map((s) => render_rank_html_f.gen(s)), commonRows(r, render_rank_html_f), { numeric: [1, 2] }), "<h2>Settings and provenance</h2>");
+    rank_sections_add(body, settingsLines(r, render_rank_html_f).map((s) => render_rank_html_p(s, "small")));
+    return body;
+}
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank-mermaid.ts
 /**
@@ -42874,6 +42984,119 @@ function renderRankText(r) {
     return out.join("\n") + "\n";
 }
 
+;// CONCATENATED MODULE: ./src/core/rank/render-rank-benchmarks.ts
+/**
+ * The rank report of several benchmarks (docs/rank.md "Several benchmarks") in every format: a
+ * line per benchmark (its name, who could be first, its common valid tasks), then each
+ * benchmark's ranking, rendered as the ranking of one benchmark is, under a heading that names
+ * it. One benchmark: the renderers of one ranking, unchanged. Benchmark names come from the
+ * export: escaped by the format's formatter like every other string from it.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/** One benchmark's ranking as a rank report of its own (what the one-ranking renderers read). */
+function render_rank_benchmarks_benchmarkReport(r, b) {
+    return { schema_version: r.schema_version, kind: "rank", ...b };
+}
+const render_rank_benchmarks_NAME_CHARS = 120;
+/** The sentence that says how the ranking was made. */
+function withinSentence(r) {
+    return (`Ranked within each of ${r.benchmarks.length} benchmarks: tasks of different benchmarks are never compared; ` +
+        "each benchmark has its own common set, pairs, Holm family and leaderboard, and the rank gate passes only if it passes in every benchmark.");
+}
+/** A benchmark's first line: its name, who could be first, its common valid tasks (and its gate). */
+function benchmarkLine(r, b, f) {
+    const report = render_rank_benchmarks_benchmarkReport(r, b);
+    const gate = b.gate.require === "top_resolved" ? "" : `; rank gate: ${b.gate.verdict}`;
+    return (`${f.gen("Benchmark ")}${f.code(b.name, render_rank_benchmarks_NAME_CHARS)}${f.gen(": ")}${rank_sections_headline(report, f)}` +
+        f.gen(`; ${b.common_valid_tasks} common valid tasks${gate}.`));
+}
+function heading(b, f) {
+    return `${f.gen("Benchmark ")}${f.code(b.name, render_rank_benchmarks_NAME_CHARS)}`;
+}
+/** The combined gate's Markdown block (the first benchmark's models label the ids: every benchmark ranks the same models). */
+function renderRankResultGateMarkdown(r, title) {
+    if (!rank_benchmarks_isBenchmarksReport(r))
+        return renderRankGateMarkdown(r, title);
+    const first = r.benchmarks[0];
+    return renderRankGateMarkdown({ ...render_rank_benchmarks_benchmarkReport(r, first), gate: r.gate }, title);
+}
+/** The check run's title: the combined verdict and the benchmarks it was decided in. */
+function rankResultTitle(r) {
+    if (!isBenchmarksReport(r))
+        return rankGateTitle(r);
+    const g = r.gate;
+    const verdict = g.verdict.charAt(0).toUpperCase() + g.verdict.slice(1);
+    const names = r.benchmarks.slice(0, 3).map((b) => quote(b.name.slice(0, 40)));
+    const more = r.benchmarks.length > 3 ? ` and ${r.benchmarks.length - 3} more` : "";
+    const candidate = g.candidate === null ? "" : `, candidate ${quote(g.candidate.slice(0, 40))}`;
+    return `${verdict} (rank.require: ${g.require}${candidate}): ranked within ${r.benchmarks.length} benchmarks (${names.join(", ")}${more})`;
+}
+/** Markdown: the lines per benchmark, then each ranking within its share of `maxLength`. */
+function renderRankResultMarkdown(r, options = {}) {
+    if (!rank_benchmarks_isBenchmarksReport(r))
+        return renderRankMarkdown(r, options);
+    const f = MARKDOWN_INLINE;
+    const head = [
+        `## ${f.gen(`${RANK_TITLE} within ${r.benchmarks.length} benchmarks`)}`,
+        "",
+        f.gen(withinSentence(r)),
+        "",
+        ...r.benchmarks.map((b) => `- ${benchmarkLine(r, b, f)}`),
+        "",
+    ].join("\n");
+    const max = options.maxLength ?? COMMENT_BODY_MAX;
+    const headings = r.benchmarks.map((b) => `\n## ${heading(b, f)}\n\n`);
+    const room = max - head.length - headings.reduce((n, h) => n + h.length, 0);
+    const share = Math.max(0, Math.floor(room / r.benchmarks.length));
+    const parts = r.benchmarks.map((b, i) => `${headings[i] ?? ""}${renderRankMarkdown(render_rank_benchmarks_benchmarkReport(r, b), { maxLength: share })}`);
+    return head + parts.join("");
+}
+/** Plain text: the lines per benchmark, then each ranking under a line that names its benchmark. */
+function renderRankResultText(r) {
+    if (!rank_benchmarks_isBenchmarksReport(r))
+        return renderRankText(r);
+    const f = TEXT_INLINE;
+    const out = [
+        `${RANK_TITLE} within ${r.benchmarks.length} benchmarks`,
+        "",
+        withinSentence(r),
+        "",
+        ...r.benchmarks.map((b) => `- ${benchmarkLine(r, b, f)}`),
+    ];
+    for (const b of r.benchmarks)
+        out.push("", `=== ${heading(b, f)} ===`, "", renderRankText(render_rank_benchmarks_benchmarkReport(r, b)).trimEnd());
+    return out.join("\n") + "\n";
+}
+/** HTML: one page, the lines per benchmark, then each benchmark's ranking (its charts' ids made distinct). */
+function renderRankResultHtml(r) {
+    if (!rank_benchmarks_isBenchmarksReport(r))
+        return renderRankHtml(r);
+    const f = HTML_INLINE;
+    const body = [
+        `<h1>${f.gen(`${RANK_TITLE} within ${r.benchmarks.length} benchmarks`)}</h1>`,
+        `<p>${f.gen(withinSentence(r))}</p>`,
+        `<ul>${r.benchmarks.map((b) => `<li>${benchmarkLine(r, b, f)}</li>`).join("\n")}</ul>`,
+    ];
+    r.benchmarks.forEach((b, i) => {
+        const section = rankHtmlBody(render_rank_benchmarks_benchmarkReport(r, b))
+            .join("\n")
+            .replaceAll("score-chart-title", `score-chart-title-${i + 1}`);
+        body.push(`<section>`, `<h1>${heading(b, f)}</h1>`, section, `</section>`);
+    });
+    return htmlDocument(RANK_TITLE, body.join("\n"));
+}
+
 ;// CONCATENATED MODULE: ./src/read/read-models.ts
 /**
  * The rank's inputs (docs/rank.md "Reading"): the policy first (a policy error comes before any
@@ -42901,11 +43124,11 @@ function checkGivenModels(models) {
         if (m === "")
             throw new errors/* InputError */.dz("--models has an empty model id (two commas in a row, or a trailing comma).");
         if (seen.has(m))
-            throw new errors/* InputError */.dz(`--models names ${quote(m)} twice.`);
+            throw new errors/* InputError */.dz(`--models names ${quote_quote(m)} twice.`);
         seen.add(m);
     }
     if (models.length < 2) {
-        throw new errors/* InputError */.dz(`A ranking needs at least 2 models; --models names ${models.length === 0 ? "none" : `only ${quote(models[0] ?? "")}`}.`);
+        throw new errors/* InputError */.dz(`A ranking needs at least 2 models; --models names ${models.length === 0 ? "none" : `only ${quote_quote(models[0] ?? "")}`}.`);
     }
 }
 function unknownModels(given, present) {
@@ -42913,10 +43136,10 @@ function unknownModels(given, present) {
     const unknown = given.filter((m) => !have.has(m));
     if (unknown.length === 0)
         return;
-    const shown = present.slice(0, MAX_LISTED_MODEL_IDS).map(quote).join(", ");
+    const shown = present.slice(0, MAX_LISTED_MODEL_IDS).map(quote_quote).join(", ");
     const more = present.length > MAX_LISTED_MODEL_IDS ? `, … (${present.length} in all)` : "";
     throw new errors/* InputError */.dz(`--models names ${unknown.length === 1 ? "a model" : `${unknown.length} models`} the export does not have:`, unknown.map((m) => ({
-        message: `${quote(m)} does not appear in the export; model_config ids present (${present.length}): ${shown || "none"}${more}` +
+        message: `${quote_quote(m)} does not appear in the export; model_config ids present (${present.length}): ${shown || "none"}${more}` +
             unicodeNearMatch(m, present),
     })));
 }
@@ -42938,7 +43161,7 @@ async function readRankInputs(req) {
     if (req.models === null) {
         models = [...read.models].sort(compareCodeUnits);
         if (models.length < 2) {
-            throw new errors/* InputError */.dz(`A ranking needs at least 2 models; the export has ${models.length === 0 ? "none" : `only ${quote(models[0] ?? "")}`}.`);
+            throw new errors/* InputError */.dz(`A ranking needs at least 2 models; the export has ${models.length === 0 ? "none" : `only ${quote_quote(models[0] ?? "")}`}.`);
         }
     }
     else {
@@ -42984,12 +43207,9 @@ async function readRankInputs(req) {
 ;// CONCATENATED MODULE: ./src/cli/rank-command.ts
 /**
  * `model-gate rank`: several model configs ranked on one common task set (docs/rank.md). The
- * shell reads its inputs (src/read/read-models.ts), calls the pure core (runRank) and prints or
+ * shell reads its inputs (src/read/read-models.ts), calls the pure core (rankByBenchmark) and prints or
  * writes the report; the exit status is the gate's verdict (docs/rank.md "Gating").
  */
-
-
-
 
 
 
@@ -43007,7 +43227,8 @@ const RANK_HELP = `Usage: model-gate rank --results F [F ...] --policy P [--mode
 
 Ranks several model configs on one common task set: every pair's margin with its validity
 bounds and run variance, Holm's step-down over the pairs, rank intervals and the groups of
-models the evidence cannot order (docs/rank.md).
+models the evidence cannot order (docs/rank.md). An export of several benchmarks is ranked
+within each benchmark; the gate passes only if it passes in every one.
 
 Required:
   --results F [F ...]     results export files (.jsonl or .jsonl.gz), as for evaluate.
@@ -43115,7 +43336,7 @@ async function rankCommand(argv, io) {
         displayPath: (p) => displayAs(p, inputs, abs),
         ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
     });
-    const report = runRank(rankInputs.data, rankInputs.policy, {
+    const report = rankByBenchmark(rankInputs.data, rankInputs.policy, {
         reference: plan.reference,
         candidate: plan.candidate,
         toolVersion: TOOL_VERSION,
@@ -43134,11 +43355,11 @@ async function rankCommand(argv, io) {
         if (format === "text")
             io.stdout((gated
                 ? neutraliseLogLines(`Rank gate: ${report.gate.verdict}. ${report.gate.reasons.join(" ")}`) + "\n\n"
-                : "") + renderRankText(report));
+                : "") + renderRankResultText(report));
         else if (format === "html")
-            io.stdout(renderRankHtml(report));
+            io.stdout(renderRankResultHtml(report));
         else
-            io.stdout((gated ? renderRankGateMarkdown(report, null) + "\n" : "") + renderRankMarkdown(report));
+            io.stdout((gated ? renderRankResultGateMarkdown(report, null) + "\n" : "") + renderRankResultMarkdown(report));
     }
     return VERDICT_EXIT[report.gate.verdict];
 }

@@ -50167,7 +50167,7 @@ const LINE_OR_PARAGRAPH_SEPARATOR = /^[\p{Zl}\p{Zp}]$/u;
  * other invisible characters, lone surrogates, noncharacters, tag and variation-selector
  * supplements (which can smuggle hidden text).
  */
-function isHiddenCodePoint(cp) {
+function escape_isHiddenCodePoint(cp) {
     if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
         return true;
     if (cp >= 0xd800 && cp <= 0xdfff)
@@ -50181,7 +50181,7 @@ function isHiddenCodePoint(cp) {
     return FORMAT_CHAR.test(String.fromCodePoint(cp));
 }
 /** `\u{202E}`: the visible stand-in for a hidden code point (plain text, not yet escaped). */
-function visibleCodePoint(cp) {
+function escape_visibleCodePoint(cp) {
     return `\\u{${cp.toString(16).toUpperCase().padStart(4, "0")}}`;
 }
 /**
@@ -50215,8 +50215,8 @@ function escape_escapeMarkdownInline(s, maxChars = INLINE_MAX_CHARS) {
     for (let i = 0; i < cps.length; i++) {
         const c = cps[i] ?? "";
         const cp = c.codePointAt(0) ?? 0;
-        if (isHiddenCodePoint(cp) || LINE_OR_PARAGRAPH_SEPARATOR.test(c)) {
-            out += escapePunctuation(visibleCodePoint(cp));
+        if (escape_isHiddenCodePoint(cp) || LINE_OR_PARAGRAPH_SEPARATOR.test(c)) {
+            out += escapePunctuation(escape_visibleCodePoint(cp));
             continue;
         }
         // "://" would start an autolink: break it after the colon.
@@ -50302,7 +50302,7 @@ function parseHttpUrl(url) {
         return null;
     for (const c of raw) {
         const cp = c.codePointAt(0) ?? 0;
-        if (cp <= 0x20 || c === "\\" || isHiddenCodePoint(cp))
+        if (cp <= 0x20 || c === "\\" || escape_isHiddenCodePoint(cp))
             return null;
     }
     let parsed;
@@ -50386,7 +50386,7 @@ function escape_neutraliseLogLine(s) {
     let line = "";
     for (const c of asText(s).replace(/\r\n|\r|\n/g, "␤")) {
         const cp = c.codePointAt(0) ?? 0;
-        line += isHiddenCodePoint(cp) && c !== "\t" ? visibleCodePoint(cp) : c;
+        line += escape_isHiddenCodePoint(cp) && c !== "\t" ? escape_visibleCodePoint(cp) : c;
     }
     line = line.replace(/##\[/g, "#\\#[");
     if (line.trimStart().startsWith("::"))
@@ -64289,7 +64289,7 @@ function fixed(x, decimals) {
     return /^-0(?:\.0*)?$/.test(s) ? s.slice(1) : s;
 }
 /** `+1.23` / `-1.23` / `0.00`: a sign unless the rounded value is zero. */
-function signedFixed(x, decimals) {
+function format_number_signedFixed(x, decimals) {
     const s = fixed(x, decimals);
     return s.startsWith("-") || /^0(?:\.0*)?$/.test(s) ? s : `+${s}`;
 }
@@ -64309,7 +64309,7 @@ function format_number_formatPercent(x, decimals = 2) {
 function format_number_formatPp(x, decimals = 2) {
     if (!isNumber(x))
         return NOT_AVAILABLE;
-    return `${signedFixed(x * 100, decimals)} pp`;
+    return `${format_number_signedFixed(x * 100, decimals)} pp`;
 }
 /** A non-negative spread in percentage points, unsigned: 0.020029 → "2.00 pp". */
 function format_number_formatPpUnsigned(x, decimals = 2) {
@@ -64327,10 +64327,10 @@ function format_number_formatDecimal(x, decimals = 4) {
 function formatSignedDecimal(x, decimals = 2) {
     if (!isNumber(x))
         return NOT_AVAILABLE;
-    return signedFixed(x, decimals);
+    return format_number_signedFixed(x, decimals);
 }
 /** An interval of fractions as percentages: [0.4615, 0.6364] → "46.15% – 63.64%". */
-function formatPercentInterval(iv) {
+function format_number_formatPercentInterval(iv) {
     if (iv === null || iv === undefined || !isNumber(iv[0]) || !isNumber(iv[1]))
         return NOT_AVAILABLE;
     return `${format_number_formatPercent(iv[0])} – ${format_number_formatPercent(iv[1])}`;
@@ -64423,7 +64423,7 @@ const WHOLE_TEXT_MAX_CHARS = 4000;
  * A check's threshold as its table cell shows it: the policy's ("≥ 500") or the gate's own
  * ("0 earlier rows changed or removed") whole; only a hand-edited report's reaches the cap.
  */
-const THRESHOLD_MAX_CHARS = 60;
+const prose_THRESHOLD_MAX_CHARS = 60;
 /** Where a cut sentence's rest is (a table cell's note is "…" alone). */
 const REST_IN_REPORT = " … (the rest is in the report file)";
 /**
@@ -64584,7 +64584,7 @@ function guardrailsMarkdown(report) {
         genMd(`${caption(report)}.`),
     ];
 }
-function guardrailsText(report) {
+function render_guardrails_guardrailsText(report) {
     const entries = report.guardrails;
     if (entries === undefined || entries.length === 0)
         return [];
@@ -64806,7 +64806,7 @@ function runsMarkdown(report) {
     return ["<details>", `<summary>${summary}</summary>`, "", ...body, "", "</details>"];
 }
 /** The same in plain text; [] when the Markdown has none. */
-function runsText(report) {
+function render_runs_runsText(report) {
     const runs = report.runs;
     if (runs === undefined || firstAndPlain(runs))
         return [];
@@ -64844,7 +64844,7 @@ function kindOf(c, which) {
     return which === "lcb" ? c.lcb_bound_kind : c.ucb_bound_kind;
 }
 /** True when either bound is a conservative one (SPEC §3 revision 2). */
-function anyConservative(c) {
+function bound_labels_anyConservative(c) {
     return kindOf(c, "lcb") === "conservative" || kindOf(c, "ucb") === "conservative";
 }
 /** " (conservative)" after a conservative bound's name, else "". */
@@ -64882,7 +64882,7 @@ function boundFormula(c, which) {
  * The formula with its figures, "LCB = Δ(S*) − q · SE(V ∪ S*) = +4.30 pp − 1.6477 × 1.29 pp =
  * +2.16 pp"; the formula alone when a figure is missing (a report from before 2.2.0).
  */
-function boundArithmetic(c, which) {
+function bound_labels_boundArithmetic(c, which) {
     const [bound, at, q, se] = which === "lcb"
         ? [c.lcb, c.margin_at_lcb, c.q_lower, c.se_lower]
         : [c.ucb, c.margin_at_ucb, c.q_upper, c.se_upper];
@@ -64894,8 +64894,8 @@ function boundArithmetic(c, which) {
     return `${formula} = ${formatPp(at)} ${which === "lcb" ? "−" : "+"} ${formatDecimal(q)} × ${formatPpUnsigned(se)} = ${formatPp(bound)}`;
 }
 /** What the bounds' sets mean, one sentence, when a reader needs it (exact or conservative); else null. */
-function boundsNote(c, lostResults = false) {
-    if (anyConservative(c)) {
+function bound_labels_boundsNote(c, lostResults = false) {
+    if (bound_labels_anyConservative(c)) {
         const lost = lostResults ? " and every way the lost results fall" : "";
         return (`Conservative bounds: SE_max is at least SE(V ∪ S) for every set S of open labels resolved valid${lost}, ` +
             `and q_max the largest quantile any S gives, so LCB is at most, and UCB at least, the exact bound over every resolution.`);
@@ -65038,7 +65038,7 @@ function wholeTokens(parts, maxChars) {
     return out === "" ? null : `${out.replace(/[\s,;]+$/u, "")} …`;
 }
 /** `maxChars`: the column's width; a string is shortened to it after whole tokens, never cut inside one. */
-function observedValue(check, maxChars = OBSERVED_VALUE_CHARS) {
+function check_display_observedValue(check, maxChars = OBSERVED_VALUE_CHARS) {
     const unit = isKnownCheck(check.id) ? CHECK_UNIT[check.id] : "text";
     const v = check.observed;
     if (v === null)
@@ -65060,7 +65060,7 @@ function observedValue(check, maxChars = OBSERVED_VALUE_CHARS) {
  * The threshold as shown: the policy's text with `>=`/`<=` written ≥/≤ (untrusted: the caller
  * escapes it); the margin check's bar in pp from the report, the unit of the margin.
  */
-function thresholdText(check, report) {
+function check_display_thresholdText(check, report) {
     if (check.id === "observed_margin")
         return `> ${format_number_formatPp(report.comparison.delta0)}`;
     return check.threshold.replace(/^(\s*)>=/, "$1≥").replace(/^(\s*)<=/, "$1≤");
@@ -65069,7 +65069,7 @@ function thresholdText(check, report) {
  * The checks that fail, in report order, as the checks table shows them (one failing row each):
  * every count of failing checks a rendering prints is this list's length.
  */
-function failingChecks(report) {
+function check_display_failingChecks(report) {
     return report.checks.filter((c) => !c.passed);
 }
 /** Evidence checks that fail, in report order (the margin check is the margin's, not evidence). */
@@ -65193,7 +65193,7 @@ function readingsHeadline(readings, mode) {
 
 
 /** Words for the report's mode names: the three settings, and anything else (a hostile report) as "?". */
-function infraModeWords(mode) {
+function render_infra_readings_infraModeWords(mode) {
     return mode === "count_as_fail"
         ? "counted as fails"
         : mode === "bound"
@@ -65203,11 +65203,11 @@ function infraModeWords(mode) {
                 : "?";
 }
 /** True when the policy bounds the lost results and there are some: the bounds are over them too. */
-function lostResultsBounded(report) {
-    return report.provenance.infra_errors_policy === "bound" && readingsShown(report);
+function render_infra_readings_lostResultsBounded(report) {
+    return report.provenance.infra_errors_policy === "bound" && render_infra_readings_readingsShown(report);
 }
 /** True when the readings are shown: either model has an infra error on T. */
-function readingsShown(report) {
+function render_infra_readings_readingsShown(report) {
     const { baseline, candidate } = report.models;
     return baseline.infra_errors + candidate.infra_errors > 0;
 }
@@ -65220,7 +65220,7 @@ function verdictWord(v) {
     return VERDICT_WORDS[v] ?? "?";
 }
 /** The table's rows: reading, |C|, N_v, Δ̂, Δ_L … Δ_H, LCB, UCB, verdict; the deciding mode marked. */
-function readingRows(report) {
+function render_infra_readings_readingRows(report) {
     const policyMode = report.provenance.infra_errors_policy;
     return INFRA_ERRORS_MODES.map((mode) => {
         const r = report.infra_readings[mode];
@@ -65243,7 +65243,7 @@ function readingRows(report) {
     });
 }
 /** The text rendering's narrower header (its rows name each reading by its mode alone). */
-const READING_HEADER_SHORT = (/* unused pure expression or super */ null && ([
+const render_infra_readings_READING_HEADER_SHORT = (/* unused pure expression or super */ null && ([
     "Reading",
     "|C|",
     "N_v",
@@ -65265,12 +65265,12 @@ const READING_HEADER = [
 ];
 /** The collapsed section's summary words: each reading's verdict, the deciding one marked. */
 function readingsSummary(report) {
-    return readingRows(report)
+    return render_infra_readings_readingRows(report)
         .map((r) => `${READING_NAMES[r.mode]}: ${r.cells[7] ?? ""}${r.decides ? " (the policy's)" : ""}`)
         .join(" · ");
 }
 /** One line under the table: what the readings are. */
-function readingsNote(report) {
+function render_infra_readings_readingsNote(report) {
     const { baseline, candidate } = report.models;
     const counted = `${format_number_formatCount(baseline.infra_errors)} baseline and ${format_number_formatCount(candidate.infra_errors)} candidate infra errors`;
     const b = report.infra_readings.bound;
@@ -65330,7 +65330,7 @@ const FIRST_TASKS = 3;
  * The check's name as safe text. With the report, the margin check's row names its bound as the
  * figures do: "Margin lower bound (LCB, conservative)" when LCB is a conservative bound.
  */
-function checkName(id, f, report) {
+function verdict_text_checkName(id, f, report) {
     if (id === "observed_margin" && report !== undefined && boundQualifier(report.comparison, "lcb") !== "") {
         return f.gen(`Margin lower bound (LCB, ${CONSERVATIVE})`);
     }
@@ -65394,7 +65394,7 @@ function marginUnknown(c) {
     return c.margin === null && c.common_valid_tasks > 0;
 }
 /** Δ̂ as a cell or figure: its value, "unknown (lost results)" under bound, "n/a" without valid tasks. */
-function observedMargin(c) {
+function verdict_text_observedMargin(c) {
     return marginUnknown(c) ? "unknown (lost results)" : format_number_formatPp(c.margin);
 }
 function marginFigure(report, f) {
@@ -65412,7 +65412,7 @@ function marginFigure(report, f) {
 function openLabels(report, which) {
     const c = report.comparison;
     const u = c.unresolved_tasks;
-    const lost = lostResultsBounded(report);
+    const lost = render_infra_readings_lostResultsBounded(report);
     if (u === 0)
         return lost ? "over every way the lost results fall" : "with no open labels";
     const labels = `${format_number_formatCount(u)} open ${pluralWord(u, "label", "labels")}${lost ? " and the lost results" : ""}`;
@@ -65423,7 +65423,7 @@ function openLabels(report, which) {
     return `over every resolution of the ${labels}`;
 }
 /** One sentence: why this verdict. */
-function whySentence(report, f) {
+function verdict_text_whySentence(report, f) {
     const c = report.comparison;
     const failing = failedEvidence(report);
     const confidence = `${format_number_formatPercent(c.confidence, 0)} one-sided`;
@@ -65476,7 +65476,7 @@ function whySentence(report, f) {
     if (failing.length > 0) {
         // The checks are named in the table and in "what would change": counted here, not listed,
         // and counted as the table shows them (the margin's row among them when it fails).
-        const n = failingChecks(report).length;
+        const n = check_display_failingChecks(report).length;
         const head = f.strong(f.gen(`${n} of ${report.checks.length} checks ${pluralWord(n, "fails", "fail")}`));
         if (standing === "accept") {
             return (head +
@@ -65529,7 +65529,7 @@ function countEdge(report, f) {
             while (lose <= limit && satisfies(nv - lose, t))
                 lose++;
             if (lose <= limit) {
-                const need = f.text(thresholdText(count, report), THRESHOLD_MAX_CHARS);
+                const need = f.text(check_display_thresholdText(count, report), prose_THRESHOLD_MAX_CHARS);
                 const have = lose === 1
                     ? `${nv === t.value ? "exactly " : ""}${format_number_formatCount(nv)}: any one task lost fails it`
                     : `${format_number_formatCount(nv)}: losing any ${format_number_formatCount(lose)} of them fails it`;
@@ -65554,7 +65554,7 @@ function countEdge(report, f) {
                 found.push({
                     lose,
                     text: f.gen("the policy needs a disputed fraction ") +
-                        f.text(thresholdText(share, report), THRESHOLD_MAX_CHARS) +
+                        f.text(check_display_thresholdText(share, report), prose_THRESHOLD_MAX_CHARS) +
                         f.gen(` and it is ${format_number_formatPercent(share.observed)}: losing any ${lose === 1 ? "one valid task" : `${format_number_formatCount(lose)} valid tasks`} pushes it over`),
                 });
             }
@@ -65573,13 +65573,13 @@ function fragilityAtEdge(report, f) {
  * failing check with what would fix it, and what would move the margin; for accept and reject: how
  * firm the verdict is.
  */
-function whatWouldChange(report, f) {
+function verdict_text_whatWouldChange(report, f) {
     const c = report.comparison;
     const items = [];
     const atMost = c.fragility_exact ? "" : "at most ";
     if (rejectedByReruns(report)) {
         for (const k of failedEvidence(report)) {
-            items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
+            items.push(`${f.strong(verdict_text_checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
         }
         return items;
     }
@@ -65594,7 +65594,7 @@ function whatWouldChange(report, f) {
             if (/^Guardrail \S+ is unresolved:/.test(r))
                 items.push(f.text(r, WHOLE_TEXT_MAX_CHARS));
         for (const k of failedEvidence(report)) {
-            items.push(`${f.strong(checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
+            items.push(`${f.strong(verdict_text_checkName(k.id, f))}${f.gen(": ")}${f.text(k.detail, WHOLE_TEXT_MAX_CHARS)}`);
         }
         const standing = marginStanding(report);
         if (standing === "undefined") {
@@ -65669,7 +65669,7 @@ function whatWouldChange(report, f) {
  * check run's title and the first line of every rendering carry it (docs/policy.md, on_expired).
  * Generated words only: a date that is not YYYY-MM-DD (a hand-edited report) is left out.
  */
-function expiredPolicyNote(report) {
+function verdict_text_expiredPolicyNote(report) {
     const p = report.provenance.policy;
     if (!p.expired)
         return null;
@@ -65683,7 +65683,7 @@ function checkRunTitle(report) {
 }
 function verdictTitle(report) {
     const c = report.comparison;
-    const expired = expiredPolicyNote(report);
+    const expired = verdict_text_expiredPolicyNote(report);
     const verdict = report.verdict.charAt(0).toUpperCase() +
         report.verdict.slice(1) +
         (expired === null ? "" : ` (${expired})`);
@@ -65703,7 +65703,7 @@ function verdictTitle(report) {
         return `${verdict}: ${margin}, upper bound${boundQualifier(c, "ucb")} ${format_number_formatPp(c.ucb)} ≤ δ₀ ${format_number_formatPp(c.delta0)}`;
     }
     // Counted and named as the checks table shows them: the margin's row among them when it fails.
-    const failing = failingChecks(report);
+    const failing = check_display_failingChecks(report);
     const names = failing.map((k) => knownLabel(k.id) ?? "an unknown check");
     const checks = failing.length === 0
         ? "every check passes"
@@ -66391,7 +66391,7 @@ function place(axis, vPp) {
     const col = Math.round(((vPp - axis.lo) / (axis.hi - axis.lo)) * (axis.width - 1));
     return { col: Math.min(axis.width - 1, Math.max(0, col)), off: null };
 }
-function tickDecimals(step) {
+function text_bar_tickDecimals(step) {
     if (Number.isInteger(step))
         return 0;
     if (Number.isInteger(step * 10))
@@ -66399,10 +66399,10 @@ function tickDecimals(step) {
     return 2;
 }
 function formatTick(vPp, decimals) {
-    return signedFixed(vPp, decimals);
+    return format_number_signedFixed(vPp, decimals);
 }
 function ppText(x) {
-    return signedFixed(x * 100, 2);
+    return format_number_signedFixed(x * 100, 2);
 }
 function bandRow(axis, delta0, a, b, fill, state) {
     const row = Array.from({ length: axis.width }, () => " ");
@@ -66477,7 +66477,7 @@ function bandText(a, b) {
  * The bar as lines of text (no fence), with a legend in words; null when there is nothing to draw
  * (Δ̂ and every bound undefined).
  */
-function renderMarginBar(input, options = {}) {
+function text_bar_renderMarginBar(input, options = {}) {
     const drawn = [input.margin, input.lower, input.upper, input.lcb, input.ucb].filter(finite);
     if (drawn.length === 0)
         return null;
@@ -66516,7 +66516,7 @@ function renderMarginBar(input, options = {}) {
     }
     const axisCells = Array.from({ length: width }, () => GLYPH.axis);
     const ticks = [];
-    const decimals = tickDecimals(axis.step);
+    const decimals = text_bar_tickDecimals(axis.step);
     const first = Math.ceil(clean(axis.lo / axis.step));
     const last = Math.floor(clean(axis.hi / axis.step));
     for (let k = first; k <= last; k++) {
@@ -66569,12 +66569,12 @@ function renderMarginBar(input, options = {}) {
  */
 const PLANNING_SIZE_FACTOR = 10;
 /** The benchmark's size as the report knows it: every task either model ran, broken ones too. */
-function benchmarkTasks(report) {
+function render_planning_benchmarkTasks(report) {
     const a = report.models.candidate;
     return a.attempted_tasks + a.missing_tasks + report.comparison.broken_tasks;
 }
 /** One sentence, or "" when there is no MDE (no SE on the valid tasks). */
-function planningSentence(c, f, benchmarkSize = null) {
+function render_planning_planningSentence(c, f, benchmarkSize = null) {
     if (c.mde === null)
         return "";
     let s = `Planning figure (not used to decide): this benchmark can only detect a margin of ≥ ` +
@@ -66990,7 +66990,7 @@ function clusterMarkdown(report, top, rest) {
     return { summary, body };
 }
 /** The text section: the top CLUSTER_FOLD rows and a count line for the rest; none without clusters. */
-function clusterText(report) {
+function render_clusters_clusterText(report) {
     const m = report.margin_by_cluster;
     if (m === null)
         return [];
@@ -67249,7 +67249,7 @@ function plainText(s, max) {
     return neutraliseLogLine(Array.from(s).slice(0, max).join(""));
 }
 /** The text section: the headline, the figures, each model's flips and the first rows of each list. */
-function sinceLastRunText(report) {
+function render_since_last_run_sinceLastRunText(report) {
     const c = report.since_last_run;
     if (c === null)
         return [];
@@ -67392,7 +67392,7 @@ function plain(s) {
     return neutraliseLogLine(wholeText(s, BENCHMARK_NAME_CHARS, "…"));
 }
 /** The plain text of a report over several benchmarks: lines, overall verdict, each benchmark's text. */
-function renderBenchmarksText(report, benchmarks, render) {
+function render_benchmarks_renderBenchmarksText(report, benchmarks, render) {
     const out = ["Benchmarks"];
     const rows = benchmarks.map((b) => {
         const tags = benchmarkTags(b);
@@ -67532,7 +67532,7 @@ const TRIM_STEPS = [
 function headline(report) {
     const { baseline, candidate } = report.models;
     const icon = VERDICT_ICON[report.verdict] ?? "❔";
-    const expired = expiredPolicyNote(report);
+    const expired = verdict_text_expiredPolicyNote(report);
     return `## ${icon} ${md(report.verdict, 20)}${expired === null ? "" : ` (⌛ ${genMd(expired)})`} — candidate ${md(candidate.config, 80)} over baseline ${md(baseline.config, 80)}`;
 }
 function warningLines(report, detail, trimmedTo) {
@@ -67575,26 +67575,26 @@ function checksTable(report) {
     if (report.checks.length === 0)
         return ["No checks were run."];
     return table(["Result", "Check", "Observed", "Needs"], ["l", "l", "r", "l"], report.checks.map((c) => {
-        const v = observedValue(c);
+        const v = check_display_observedValue(c);
         return [
             resultCell(c.passed),
             c.passed
-                ? checkName(c.id, MARKDOWN_INLINE, report)
-                : `**${checkName(c.id, MARKDOWN_INLINE, report)}**`,
+                ? verdict_text_checkName(c.id, MARKDOWN_INLINE, report)
+                : `**${verdict_text_checkName(c.id, MARKDOWN_INLINE, report)}**`,
             v.kind === "number" ? v.text : md(v.text, OBSERVED_VALUE_CHARS),
-            md(prose_wholeText(thresholdText(c, report), THRESHOLD_MAX_CHARS, "…"), Infinity),
+            md(prose_wholeText(check_display_thresholdText(c, report), prose_THRESHOLD_MAX_CHARS, "…"), Infinity),
         ];
     }));
 }
 function changeSection(report) {
-    const items = whatWouldChange(report, MARKDOWN_INLINE);
+    const items = verdict_text_whatWouldChange(report, MARKDOWN_INLINE);
     if (items.length === 0)
         return [];
     return ["**What would change the verdict**", "", ...items.map((i) => `- ${i}`)];
 }
 function barSection(report) {
     const c = report.comparison;
-    const bar = renderMarginBar({
+    const bar = text_bar_renderMarginBar({
         margin: c.margin,
         lower: c.margin_lower,
         upper: c.margin_upper,
@@ -67604,8 +67604,8 @@ function barSection(report) {
     }, {
         confidence: c.confidence,
         openLabels: c.unresolved_tasks,
-        conservative: anyConservative(c),
-        lostResults: lostResultsBounded(report),
+        conservative: bound_labels_anyConservative(c),
+        lostResults: render_infra_readings_lostResultsBounded(report),
     });
     return bar === null ? [] : ["```text", ...bar, "```"];
 }
@@ -67613,7 +67613,7 @@ function settingsLine(report, title) {
     const c = report.comparison;
     const p = report.provenance.policy;
     const mode = report.provenance.infra_errors_policy;
-    const infra = mode === "exclude" ? "infra errors excluded" : `<b>infra errors ${genMd(infraModeWords(mode))}</b>`;
+    const infra = mode === "exclude" ? "infra errors excluded" : `<b>infra errors ${genMd(render_infra_readings_infraModeWords(mode))}</b>`;
     const se = c.standard_error === "clustered"
         ? `clustered SE (${format_number_formatCount(c.clusters)} ${pluralWord(c.clusters ?? 0, "cluster", "clusters")})`
         : "paired SE";
@@ -67646,7 +67646,7 @@ function marginDetails(report, detail) {
         ]);
     }
     // Raw HTML: generated text without Markdown escapes.
-    const summary = `<b>Margin figures</b> — Δ̂ ${observedMargin(c)}, ${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)}, ${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)}`;
+    const summary = `<b>Margin figures</b> — Δ̂ ${verdict_text_observedMargin(c)}, ${boundName(c, "lcb")} ${format_number_formatPp(c.lcb)}, ${boundName(c, "ucb")} ${format_number_formatPp(c.ucb)}`;
     if (detail.marginTable === "compact") {
         return details(summary, [
             `Δ\\_L … Δ\\_H ${format_number_formatPp(c.margin_lower)} … ${format_number_formatPp(c.margin_upper)} · ` +
@@ -67657,7 +67657,7 @@ function marginDetails(report, detail) {
         ? boundSeName(c, "lcb")
         : `${boundSeName(c, "lcb")} / ${boundSeName(c, "ucb")}`;
     const rows = [
-        ["Observed margin Δ̂", observedMargin(c)],
+        ["Observed margin Δ̂", verdict_text_observedMargin(c)],
         [
             `Validity bounds Δ\\_L … Δ\\_H (${md(c.validity_bound, 20)})`,
             `${format_number_formatPp(c.margin_lower)} … ${format_number_formatPp(c.margin_upper)}`,
@@ -67676,7 +67676,7 @@ function marginDetails(report, detail) {
     if (c.standard_error === "clustered")
         rows.push(["Clusters G", format_number_formatCount(c.clusters)]);
     rows.push([
-        `Quantile ${anyConservative(c) ? "q\\_max" : "q"} for LCB / UCB (${md(c.quantile, 4)}, ${format_number_formatPercent(c.confidence)} one-sided)`,
+        `Quantile ${bound_labels_anyConservative(c) ? "q\\_max" : "q"} for LCB / UCB (${md(c.quantile, 4)}, ${format_number_formatPercent(c.confidence)} one-sided)`,
         `${format_number_formatDecimal(c.q_lower)} / ${format_number_formatDecimal(c.q_upper)}`,
     ]);
     // With no open labels S* is empty whatever the kind: nothing to show.
@@ -67685,7 +67685,7 @@ function marginDetails(report, detail) {
         rows.push(["Attaining set S\\* of LCB / UCB", `${set(c.lcb_set)} / ${set(c.ucb_set)}`], ["Δ(S\\*) at LCB / UCB", `${format_number_formatPp(c.margin_at_lcb)} / ${format_number_formatPp(c.margin_at_ucb)}`]);
     }
     rows.push([genMd(boundFormula(c, "lcb")), format_number_formatPp(c.lcb)], [genMd(boundFormula(c, "ucb")), format_number_formatPp(c.ucb)], ["Bar δ₀", format_number_formatPp(c.delta0)]);
-    const note = boundsNote(c, lostResultsBounded(report));
+    const note = bound_labels_boundsNote(c, render_infra_readings_lostResultsBounded(report));
     return details(summary, [
         counts,
         "",
@@ -67695,9 +67695,9 @@ function marginDetails(report, detail) {
 }
 /** The three readings of the infra errors (render-infra-readings.ts), collapsed; only with infra errors. */
 function readingsSection(report, detail) {
-    if (!detail.readings || !readingsShown(report))
+    if (!detail.readings || !render_infra_readings_readingsShown(report))
         return [];
-    const rows = readingRows(report).map((r) => r.cells.map((cell, i) => {
+    const rows = render_infra_readings_readingRows(report).map((r) => r.cells.map((cell, i) => {
         const escaped = genMd(i === 0 && r.decides ? `${cell}, the policy's` : cell);
         // A figure never breaks from its unit ("+2.13 pp"); a range may break after its "…".
         const text = i >= 1 && i <= 6 ? escaped.replace(/ (pp|…)/g, "&nbsp;$1") : escaped;
@@ -67706,7 +67706,7 @@ function readingsSection(report, detail) {
     return details(`<b>Infra errors, three readings</b> — ${genMd(readingsSummary(report))}`, [
         ...table(READING_HEADER.map((h) => genMd(h)), ["l", "r", "r", "r", "r", "r", "r", "l"], rows),
         "",
-        genMd(readingsNote(report)),
+        genMd(render_infra_readings_readingsNote(report)),
     ]);
 }
 /** "What changed since the last run" (render-since-last-run.ts), collapsed; none without a previous run. */
@@ -67733,8 +67733,8 @@ function perModelSection(report, detail) {
     const common = [
         row("Valid-only score, common set", (m) => format_number_formatPercent(m.common.valid_only_score)),
         row("All-attempted score, common set", (m) => format_number_formatPercent(m.common.all_attempted_score)),
-        row("Validity interval, exact, common set", (m) => formatPercentInterval(m.common.interval_exact)),
-        row("Validity interval, pessimistic, common set", (m) => formatPercentInterval(m.common.interval_pessimistic)),
+        row("Validity interval, exact, common set", (m) => format_number_formatPercentInterval(m.common.interval_exact)),
+        row("Validity interval, pessimistic, common set", (m) => format_number_formatPercentInterval(m.common.interval_pessimistic)),
     ];
     const rows = detail.perModel === "core"
         ? [...counts, row("Infra error rate", (m) => format_number_formatPercent(m.infra_error_rate)), ...common.slice(0, 1)]
@@ -67752,8 +67752,8 @@ function perModelSection(report, detail) {
             row("Missing fraction", (m) => format_number_formatPercent(m.missing_fraction)),
             row("Valid-only score, own tasks", (m) => format_number_formatPercent(m.valid_only_score)),
             row("All-attempted score, own tasks", (m) => format_number_formatPercent(m.all_attempted_score)),
-            row("Validity interval, exact, own tasks", (m) => formatPercentInterval(m.interval_exact)),
-            row("Validity interval, pessimistic, own tasks", (m) => formatPercentInterval(m.interval_pessimistic)),
+            row("Validity interval, exact, own tasks", (m) => format_number_formatPercentInterval(m.interval_exact)),
+            row("Validity interval, pessimistic, own tasks", (m) => format_number_formatPercentInterval(m.interval_pessimistic)),
             ...common,
         ];
     return details("<b>Per-model figures</b> — attempts, passes, infra errors, scores and validity intervals", table(["", "Baseline", "Candidate"], ["l", "r", "r"], rows));
@@ -67800,7 +67800,7 @@ function policyChangesSection(report, detail) {
 function provenanceSection(report, detail) {
     const p = report.provenance;
     const pol = p.policy;
-    const infra = genMd(infraModeWords(p.infra_errors_policy));
+    const infra = genMd(render_infra_readings_infraModeWords(p.infra_errors_policy));
     // A <summary> line is raw HTML (Markdown escapes would show): generated text only.
     const summary = `<b>Provenance</b> — tool and schema versions, policy, revisions, ${format_number_formatCount(p.inputs.length)} input ${pluralWord(p.inputs.length, "file", "files")}`;
     if (detail.provenance === "short") {
@@ -67847,7 +67847,7 @@ function provenanceSection(report, detail) {
 // ---------------------------------------------------------------------------------------------
 /** The planning figures (MDE, tasks needed) in italics next to the verdict; none without an MDE. */
 function planningBlock(report) {
-    const s = planningSentence(report.comparison, MARKDOWN_INLINE, benchmarkTasks(report));
+    const s = render_planning_planningSentence(report.comparison, MARKDOWN_INLINE, render_planning_benchmarkTasks(report));
     return s === "" ? [] : [`_${s}_`];
 }
 function renderWith(report, options, detail, trimmedTo) {
@@ -67857,7 +67857,7 @@ function renderWith(report, options, detail, trimmedTo) {
         blocks.push([COMMENT_MARKER]);
     blocks.push([headline(report)]);
     blocks.push(runsHeadlineMarkdown(report));
-    blocks.push([whySentence(report, MARKDOWN_INLINE)]);
+    blocks.push([verdict_text_whySentence(report, MARKDOWN_INLINE)]);
     blocks.push(guardrailsMarkdown(report));
     blocks.push(checksTable(report));
     blocks.push(changeSection(report));
@@ -74974,6 +74974,9 @@ function reclassificationHeadline(v) {
  */
 
 /** The tasks of `base` at `indices` (ascending), read through. */
+function subsetTable(base, indices) {
+    return new SubsetTable(base, indices);
+}
 class SubsetTable {
     base;
     indices;
@@ -75078,7 +75081,7 @@ function summaryOn(s, tasks, side, name) {
         ...(harness !== undefined ? { harnessRevisions: harness } : {}),
     };
 }
-/** The task indices of each benchmark of the Dataset, by name. */
+/** The task indices of each benchmark of the Dataset (or the rank's ModelsDataset), by name. */
 function benchmarkIndices(dataset) {
     const lists = new Map();
     const tasks = dataset.tasks;
@@ -82954,7 +82957,7 @@ function lastIndexIn(id, set, from, to) {
     return -1;
 }
 /** Longer than any label: model ids are at most 4,096 characters (src/read/limits.ts). */
-const WHOLE_ID_CHARS = 8192;
+const model_labels_WHOLE_ID_CHARS = 8192;
 /** Length of the common prefix of two code-point arrays. */
 function commonPrefix(x, y) {
     const n = Math.min(x.length, y.length);
@@ -83052,7 +83055,7 @@ function cut(id, budget, at, mark) {
  * Labels for `ids` (distinct strings), each at most about `maxChars` code points where that keeps
  * the labels distinct, aligned with `ids`. Equal ids get equal labels.
  */
-function distinctLabels(ids, maxChars, mark = CUT) {
+function model_labels_distinctLabels(ids, maxChars, mark = CUT) {
     const cps = ids.map((id) => Array.from(typeof id === "string" ? id : String(id)));
     const { late, suffix } = sharedEnds(cps);
     // The window shows where the id first differs from the id closest to it.
@@ -83088,13 +83091,13 @@ function distinctLabels(ids, maxChars, mark = CUT) {
 }
 /** distinctLabels as a lookup by id. */
 function labelMap(ids, maxChars) {
-    const labels = distinctLabels(ids, maxChars);
+    const labels = model_labels_distinctLabels(ids, maxChars);
     return new Map(ids.map((id, i) => [id, labels[i]]));
 }
 /** Each id JSON-quoted (quote.ts's escapes) as its distinct label of about `maxChars`: for messages. */
 function quotedModels(ids, maxChars = 60) {
     const labels = labelMap(ids, maxChars);
-    return (id) => quoteUpTo(labels.get(id) ?? id, WHOLE_ID_CHARS);
+    return (id) => quoteUpTo(labels.get(id) ?? id, model_labels_WHOLE_ID_CHARS);
 }
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank-gate.ts
@@ -83907,13 +83910,6 @@ function rewrittenGate(require, candidate) {
         ],
     };
 }
-/** The benchmarks of the ranked tasks, sorted. */
-function benchmarksOf(data) {
-    const names = new Set();
-    for (let i = 0; i < data.tasks.length; i++)
-        names.add(data.tasks.benchmark(i));
-    return [...names].sort(compareCodeUnits);
-}
 function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, clustered) {
     const policy = gate.policy;
     const out = [...gate.warnings];
@@ -83940,11 +83936,6 @@ function rankWarnings(data, gate, withoutCluster, asOfReview, appendOnly, cluste
     }
     if (policy.require_same_harness && harness.length > 1) {
         out.push(`The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`);
-    }
-    const benchmarks = benchmarksOf(data);
-    if (benchmarks.length > 1) {
-        // evaluate decides each benchmark alone (docs/spec.md §4.6); the ranking does not split yet.
-        out.push(`The export holds ${benchmarks.length} benchmarks (${benchmarks.slice(0, 5).map(quote).join(", ")}${benchmarks.length > 5 ? ", …" : ""}): this ranking pools their tasks as one set; rank one benchmark's rows to compare the models within it.`);
     }
     if (clustered !== null)
         out.push(clustered);
@@ -84032,7 +84023,7 @@ function reviewsToSettle(x, policy) {
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank-types.ts
 /** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
-const RANK_SCHEMA_VERSION = "1.3.0";
+const RANK_SCHEMA_VERSION = "1.4.0";
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank.ts
 /**
@@ -84244,77 +84235,474 @@ function leaderboard(data, set, order, ranks, scores, above, referenceId) {
     }));
 }
 
-;// CONCATENATED MODULE: ./src/core/rank/render-rank-gate.ts
+;// CONCATENATED MODULE: ./src/core/rank/rank-benchmarks.ts
 /**
- * The rank gate's verdict (docs/rank.md "Gating") in words: a Markdown block put above the
- * ranking in the action's comment, job summary and check run (and the CLI's Markdown when the
- * policy gates on a candidate), and a plain-text title for the check run (and the action's log)
- * that names the models that could be first. Model ids are escaped in Markdown; in the title
- * they are JSON-quoted (quote.ts: no line breaks, controls or bidi characters) and cut from the
- * middle so that two never look alike (model-labels.ts).
+ * `rank` on an export of several benchmarks (docs/rank.md "Several benchmarks"): as evaluate does
+ * (docs/spec.md §4.6), the models are ranked within each benchmark alone — its own common set,
+ * pairs, Holm family, could-be-first set and leaderboard — and tasks of different benchmarks are
+ * never compared. The rank gate is decided per benchmark and combined conservatively: accept only
+ * when every benchmark accepts, reject when one rejects, unresolved otherwise. One benchmark: the
+ * report is runRank's, unchanged.
  */
 
 
-const render_rank_gate_ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
-/** What each requirement asks, in words (no model ids). */
-const REQUIREMENT_TEXT = {
-    top_resolved: "one model is ordered above every other",
-    top_group: "the candidate could be first and is ordered above every model that could not",
-    above_reference: "the candidate is ordered above the reference",
-};
-/** The check title names this many models that could be first, then counts the rest. */
-const TITLE_MODELS = 3;
-const render_rank_gate_MODEL_CHARS = 120;
-/**
- * The gate block's parts through one formatter (Markdown here, HTML on the rank page): the
- * heading (generated), the requirement line and the reasons, each already safe for `f`'s output.
- */
-function rankGateParts(r, f) {
-    const g = r.gate;
-    const labels = labelMap(r.models.map((m) => m.model), render_rank_gate_MODEL_CHARS);
-    const code = (id) => f.code(labels.get(id) ?? id, WHOLE_ID_CHARS);
-    const who = [];
-    if (g.candidate !== null)
-        who.push(`${f.gen("candidate")} ${code(g.candidate)}`);
-    if (g.require === "above_reference" && r.reference !== null)
-        who.push(`${f.gen("reference")} ${code(r.reference)}`);
+
+
+
+/** The model's summary on one benchmark: the dataset revisions of its tasks there, its rows' harness revisions there. */
+function rank_benchmarks_summaryOn(s, tasks, counts, name) {
+    const revisions = new Set();
+    for (let i = 0; i < tasks.length; i++)
+        if (counts[i] !== undefined)
+            revisions.add(tasks.datasetRevision(i));
+    const rest = { ...s };
+    delete rest.harnessByBenchmark;
+    const harness = s.harnessByBenchmark?.[name];
     return {
-        heading: f.gen(`${render_rank_gate_ICON[g.verdict]} ${g.verdict} — rank gate`),
-        requirement: f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
-            `${who.length > 0 ? `${f.gen("; ")}${who.join(f.gen(", "))}` : ""}${f.gen(".")}`,
-        reasons: g.reasons.map((reason) => f.text(reason, 600)),
+        ...rest,
+        datasetRevisions: [...revisions].sort(compareCodeUnits),
+        ...(harness !== undefined ? { harnessRevisions: harness } : {}),
     };
 }
-/** The gate block: verdict, the title under it (the check name), the requirement and why. */
-function renderRankGateMarkdown(r, title) {
-    const f = MARKDOWN_INLINE;
-    const parts = rankGateParts(r, f);
-    const lines = [`## ${parts.heading}`, ""];
-    if (title !== null)
-        lines.push(`<sub>${f.text(title, 120)}</sub>`, "");
-    lines.push(parts.requirement, "");
-    for (const reason of parts.reasons)
-        lines.push(`- ${reason}`);
-    return lines.join("\n") + "\n";
+/** The models' data on one benchmark's tasks (`indices`, ascending): a view, as benchmarkDataset's. */
+function benchmarkModels(data, name, indices) {
+    const tasks = subsetTable(data.tasks, indices);
+    const counts = data.counts.map((c) => Array.from(indices, (j) => c[j]));
+    const reviewRevisions = new Set();
+    for (let i = 0; i < tasks.length; i++)
+        for (let k = 0; k < tasks.labelCount(i); k++)
+            reviewRevisions.add(tasks.eventRevision(i, k));
+    const metrics = data.metrics;
+    const rest = { ...data };
+    delete rest.metrics;
+    return {
+        ...rest,
+        tasks,
+        counts,
+        summaries: data.summaries.map((s, k) => rank_benchmarks_summaryOn(s, tasks, counts[k] ?? [], name)),
+        reviewRevisions: [...reviewRevisions].sort((a, b) => a - b),
+        ...(metrics === undefined
+            ? {}
+            : {
+                metrics: {
+                    names: metrics.names,
+                    byModel: metrics.byModel.map((cols) => cols.map((c) => subsetColumn(c, indices))),
+                },
+            }),
+    };
 }
 /**
- * The check run's title (and the action's log line): the verdict, the requirement, and who could
- * be first — by name, as the headline says it.
+ * The gates of the benchmarks as one: accept only when every benchmark accepts (the candidate
+ * must meet the requirement in each), reject when some benchmark rejects, unresolved otherwise.
+ * Each reason names its benchmark.
  */
-function rankGateTitle(r) {
-    const g = r.gate;
-    const verdict = g.verdict.charAt(0).toUpperCase() + g.verdict.slice(1);
-    const q = quotedModels(r.models.map((m) => m.model), 40);
-    const first = r.could_be_first;
-    const names = first.slice(0, TITLE_MODELS).map(q).join(", ");
-    const more = first.length > TITLE_MODELS ? ` and ${first.length - TITLE_MODELS} more` : "";
-    const who = r.top !== null
-        ? `${q(r.top)} is first`
-        : first.length === 1
-            ? `${names} could be first (the top is not taken as resolved: the history was rewritten)`
-            : `${first.length} models could be first: ${names}${more}`;
-    const candidate = g.candidate === null ? "" : `, candidate ${q(g.candidate)}`;
-    return `${verdict} (rank.require: ${g.require}${candidate}): ${who}; ${r.models.length} models ranked`;
+function combineRankGates(benchmarks) {
+    const first = benchmarks[0];
+    if (first === undefined)
+        throw new Error("combineRankGates: no benchmark");
+    const verdicts = benchmarks.map((b) => b.gate.verdict);
+    const verdict = verdicts.every((v) => v === "accept")
+        ? "accept"
+        : verdicts.includes("reject")
+            ? "reject"
+            : "unresolved";
+    return {
+        require: first.gate.require,
+        candidate: first.gate.candidate,
+        verdict,
+        reasons: benchmarks.flatMap((b) => b.gate.reasons.map((r) => `Benchmark ${quote(b.name)} (${b.gate.verdict}): ${r}`)),
+    };
+}
+/**
+ * The ranking of an export: runRank's report when its tasks are of one benchmark; with several,
+ * one ranking per benchmark (in name order) under the combined gate.
+ */
+function rankByBenchmark(data, gate, options) {
+    const split = [...benchmarkIndices(data)].sort(([a], [b]) => compareCodeUnits(a, b));
+    if (split.length <= 1)
+        return runRank(data, gate, options);
+    const benchmarks = split.map(([name, indices]) => {
+        // eslint-disable-next-line @typescript-eslint/no-unused-vars
+        const { schema_version, kind, ...rest } = runRank(benchmarkModels(data, name, indices), gate, options);
+        return { name, ...rest };
+    });
+    const first = benchmarks[0];
+    const tops = new Set(benchmarks.map((b) => b.top));
+    const top = tops.size === 1 ? first.top : null;
+    return {
+        schema_version: RANK_SCHEMA_VERSION,
+        kind: "rank",
+        ranked_within_benchmarks: true,
+        top,
+        top_resolved: top !== null,
+        gate: combineRankGates(benchmarks),
+        warnings: [...new Set(benchmarks.flatMap((b) => b.warnings))],
+        benchmarks,
+        provenance: {
+            ...first.provenance,
+            dataset_revisions: [...new Set(benchmarks.flatMap((b) => b.provenance.dataset_revisions))].sort(compareCodeUnits),
+            review_revisions: [...data.reviewRevisions],
+        },
+    };
+}
+/** Is this the report of several benchmarks? */
+function rank_benchmarks_isBenchmarksReport(r) {
+    return "benchmarks" in r;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/html/html-text.ts
+/**
+ * HTML text for the `--format html` pages (html-page.ts): untrusted text (model ids, task ids,
+ * evidence, revisions, the policy's owner) escaped for element content and attribute values alike,
+ * and the `Inline` formatter the shared sentence and table builders write through.
+ *
+ * Escaping: `&`, `<`, `>`, `"` and `'` become entities, so a string can close neither an element
+ * nor a quoted attribute. Line breaks and tabs become a space. Controls, bidirectional controls,
+ * zero-width and other invisible characters are shown as visible `\u{202E}` text (escape.ts's rule
+ * for Markdown), so they can neither reorder nor hide text. Input is capped to a number of code
+ * points, a cut marked with "…".
+ */
+
+
+/** Default cap, in code points, for one untrusted string. */
+const HTML_INLINE_MAX_CHARS = 200;
+const ENTITY = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    '"': "&quot;",
+    "'": "&#39;",
+};
+/** Generated text (ours, never from the data) for element content or a quoted attribute. */
+function html_text_escapeHtmlGenerated(s) {
+    return s.replace(/[&<>"']/g, (c) => ENTITY[c] ?? c);
+}
+/** The code points of untrusted text, flattened to one line, hidden ones made visible, capped. */
+function visibleCodePoints(s, maxChars) {
+    const flat = (typeof s === "string" ? s : String(s)).replace(/\r\n|[\r\n\t\u2028\u2029]/g, " ");
+    const out = [];
+    for (const c of flat) {
+        const cp = c.codePointAt(0) ?? 0;
+        // A stand-in counts as the characters it shows, so a cut measures what is seen.
+        if (escape_isHiddenCodePoint(cp))
+            for (const v of escape_visibleCodePoint(cp))
+                out.push(v);
+        else
+            out.push(c);
+    }
+    const cap = Math.max(1, Math.floor(maxChars));
+    return out.length <= cap ? out : [...out.slice(0, cap - 1), "…"];
+}
+/** Untrusted text → HTML that shows it literally, in element content or a quoted attribute. */
+function escapeHtmlText(s, maxChars = HTML_INLINE_MAX_CHARS) {
+    return html_text_escapeHtmlGenerated(visibleCodePoints(s, maxChars).join(""));
+}
+/**
+ * An untrusted label cut for a chart: `shown` at most `maxChars` code points (a cut ends in "…"),
+ * `full` the whole (up to `fullMaxChars`), both escaped; the page puts `full` in a <title>.
+ */
+function html_text_chartLabel(s, maxChars, fullMaxChars = HTML_INLINE_MAX_CHARS) {
+    const all = visibleCodePoints(s, fullMaxChars);
+    const cut = all.length > maxChars;
+    const shown = cut ? [...all.slice(0, Math.max(1, maxChars) - 1), "…"] : all;
+    return { shown: html_text_escapeHtmlGenerated(shown.join("")), full: html_text_escapeHtmlGenerated(all.join("")), cut };
+}
+/** The HTML formatter of verdict-text.ts and rank-sections.ts. */
+const html_text_HTML_INLINE = {
+    text: (s, max) => escapeHtmlText(prose_wholeText(s, max ?? WHOLE_TEXT_MAX_CHARS), Infinity),
+    code: (s, max) => `<code>${escapeHtmlText(s, max ?? HTML_INLINE_MAX_CHARS)}</code>`,
+    gen: html_text_escapeHtmlGenerated,
+    strong: (safe) => `<strong>${safe}</strong>`,
+};
+/** A table from cells already made safe; `numeric` columns are right-aligned, `keep` ones never wrap (short words). */
+function html_text_htmlTable(header, rows, options = {}) {
+    const num = new Set(options.numeric ?? []);
+    const keep = new Set(options.keep ?? []);
+    const cell = (tag, c, i) => `<${tag}${num.has(i) ? ' class="num"' : keep.has(i) ? ' class="keep"' : ""}>${c}</${tag}>`;
+    const head = `<thead><tr>${header.map((h, i) => cell("th", h, i)).join("")}</tr></thead>`;
+    const body = rows.map((r) => `<tr>${r.map((c, i) => cell("td", c, i)).join("")}</tr>`).join("\n");
+    const cls = options.className === undefined ? "" : ` class="${html_text_escapeHtmlGenerated(options.className)}"`;
+    return `<div class="table-box"><table${cls}>${head}\n<tbody>\n${body}\n</tbody></table></div>`;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/html/html-page.ts
+/**
+ * The frame of a `--format html` page: one self-contained document, inline CSS and inline SVG only.
+ * No script, no external stylesheet, font or image; the Content-Security-Policy forbids every
+ * load but the inline styles (and data: images, which the page does not use), so even a bug that
+ * let markup through could fetch nothing and run nothing. Laid out for a column of 880 px (a PR's
+ * comment width) and narrower: charts scale with their box, long text wraps anywhere, wide
+ * tables scroll inside their own box.
+ */
+
+
+const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+/** The colours each chart and its legend share (relations, bands, verdicts). */
+const html_page_COLOURS = {
+    ink: "#1f2328",
+    muted: "#59636e",
+    grid: "#d1d9e0",
+    band: "#9ec5f8",
+    bandEdge: "#0969da",
+    run: "#1f2328",
+    point: "#0a3069",
+    above: "#dafbe1",
+    below: "#ffebe9",
+    validity: "#fff8c5",
+    runVariance: "#eaeef2",
+    groupShade: "#f6f8fa",
+    accept: "#1a7f37",
+    reject: "#cf222e",
+    unresolved: "#9a6700",
+    delta0: "#cf222e",
+};
+const CSS = (/* unused pure expression or super */ null && (`
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;background:#fff;color:${html_page_COLOURS.ink};font:14px/1.5 -apple-system,"Segoe UI","Noto Sans",Helvetica,Arial,"Liberation Sans",sans-serif}
+main{max-width:880px;margin:0 auto;padding:12px}
+h1{font-size:1.5em;margin:0 0 8px;overflow-wrap:anywhere}
+h2{font-size:1.2em;margin:24px 0 8px;padding-bottom:4px;border-bottom:1px solid ${html_page_COLOURS.grid}}
+p,li,td,th,figcaption{overflow-wrap:anywhere}
+code{font:12px/1.4 ui-monospace,"SFMono-Regular","Liberation Mono",Menlo,Consolas,monospace;background:#eff2f5;padding:0 3px;border-radius:4px}
+.table-box{max-width:100%;overflow-x:auto}
+table{border-collapse:collapse;margin:4px 0 12px;font-size:13px}
+th,td{border:1px solid ${html_page_COLOURS.grid};padding:3px 6px;text-align:left;vertical-align:top}
+th{background:#f6f8fa}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal}
+td.keep,th.keep{white-space:nowrap;overflow-wrap:normal}
+figure{margin:8px 0 16px}
+figure svg{display:block;width:100%;height:auto}
+figcaption{font-size:12px;color:${html_page_COLOURS.muted}}
+.legend{display:flex;flex-wrap:wrap;gap:4px 14px;font-size:12px;color:${html_page_COLOURS.muted};margin:4px 0;padding:0;list-style:none}
+.swatch{display:inline-block;width:14px;height:10px;border:1px solid ${html_page_COLOURS.muted};vertical-align:-1px;margin-right:4px}
+.warning{background:#fff8c5;border-left:4px solid #d4a72c;padding:4px 8px;margin:6px 0}
+.verdict-accept{color:${html_page_COLOURS.accept}}
+.verdict-reject{color:${html_page_COLOURS.reject}}
+.verdict-unresolved{color:${html_page_COLOURS.unresolved}}
+.small{font-size:12px;color:${html_page_COLOURS.muted}}
+table.matrix{table-layout:fixed;font-size:11px;margin:0}
+table.matrix th,table.matrix td{padding:2px 1px;text-align:center;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;line-height:1.25}
+table.matrix th.row{text-align:left;padding-left:4px}
+td.rel-above{background:${html_page_COLOURS.above}}
+td.rel-below{background:${html_page_COLOURS.below}}
+td.rel-validity{background:${html_page_COLOURS.validity}}
+td.rel-run{background:${html_page_COLOURS.runVariance}}
+td.self{background:#fff;color:${html_page_COLOURS.muted}}
+`));
+/** The whole document: `title` is generated text; `body` is HTML already made safe. */
+function html_page_htmlDocument(title, body) {
+    return [
+        "<!doctype html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        `<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">`,
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<meta name="referrer" content="no-referrer">',
+        `<title>${escapeHtmlGenerated(title)}</title>`,
+        `<style>${CSS}</style>`,
+        "</head>",
+        "<body>",
+        "<main>",
+        body,
+        "</main>",
+        "</body>",
+        "</html>",
+        "",
+    ].join("\n");
+}
+/** Warnings shown on a page; the rest are counted (the report file has them all). */
+const HTML_WARNINGS_MAX = 20;
+/** The warnings as boxes, each made safe by `safe`, at most HTML_WARNINGS_MAX, then a count. */
+function html_page_warningBoxes(warnings, safe) {
+    const out = warnings.slice(0, HTML_WARNINGS_MAX).map((w) => `<div class="warning">⚠️ ${safe(w)}</div>`);
+    if (warnings.length > HTML_WARNINGS_MAX)
+        out.push(`<div class="warning">⚠️ ${escapeHtmlGenerated(`… and ${plural(warnings.length - HTML_WARNINGS_MAX, "more warning")} in the report file.`)}</div>`);
+    return out;
+}
+/** A legend entry: a colour swatch and its words (generated text). */
+function html_page_legendItem(fill, words, stroke) {
+    const border = stroke === undefined ? "" : `;border-color:${stroke}`;
+    return `<li><span class="swatch" style="background:${fill}${border}"></span>${escapeHtmlGenerated(words)}</li>`;
+}
+
+;// CONCATENATED MODULE: ./src/core/report/render-text.ts
+/**
+ * The report as plain text for a terminal (`model-gate evaluate --format text`): the same words
+ * as the Markdown's above-the-fold part (verdict, why, checks, what would change, warnings, the
+ * margin bar, the gate's settings) and a few lines of figures, without Markdown syntax or escapes.
+ * Untrusted text is neutralised for a terminal (escape.ts `neutraliseLogLine`: no line breaks,
+ * control or bidi characters, ANSI escapes or workflow commands).
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+function capped(s, maxChars = 200) {
+    const cps = Array.from(typeof s === "string" ? s : String(s));
+    return cps.length > maxChars ? `${cps.slice(0, maxChars - 1).join("")}…` : cps.join("");
+}
+/** Untrusted text for a terminal line. */
+function render_text_plain(s, maxChars) {
+    return escape_neutraliseLogLine(capped(s, maxChars));
+}
+const render_text_TEXT_INLINE = {
+    text: (s, maxChars) => escape_neutraliseLogLine(prose_wholeText(s, maxChars)),
+    code: render_text_plain,
+    gen: (s) => s,
+    strong: (s) => s,
+};
+/** Appends lines one by one (no argument spread: see test/hardening/scale.test.ts). */
+function render_text_add(out, lines) {
+    for (const l of lines)
+        out.push(l);
+}
+function pad(s, width) {
+    return s + " ".repeat(Math.max(0, width - displayWidth(s)));
+}
+/** Wraps a paragraph at `width` columns: the first line after `first`, the others after `rest`. */
+function wrap(text, width, first = "", rest = first) {
+    const lines = [];
+    let line = first;
+    let empty = true;
+    for (const word of text.split(" ")) {
+        if (!empty && displayWidth(line) + 1 + displayWidth(word) > width) {
+            lines.push(line);
+            line = rest + word;
+        }
+        else
+            line = empty ? line + word : `${line} ${word}`;
+        empty = false;
+    }
+    lines.push(line);
+    return lines;
+}
+const WIDTH = 100;
+/** The checks table's observed column: narrower than the Markdown's, to keep a row near WIDTH. */
+const OBSERVED_CHARS = 40;
+/** The three readings as an aligned table (render-infra-readings.ts); the deciding one marked. */
+function readingsText(report) {
+    const rows = [
+        [...READING_HEADER_SHORT],
+        ...readingRows(report).map((r) => r.cells.map((cell, i) => (i === 0 ? `${r.mode}${r.decides ? " *" : ""}` : cell))),
+    ];
+    const widths = READING_HEADER_SHORT.map((_, i) => rows.reduce((w, r) => Math.max(w, displayWidth(r[i] ?? "")), 0));
+    const out = ["Infra errors, three readings (* the policy's, which decides)"];
+    for (const r of rows)
+        out.push(`  ${r.map((cell, i) => pad(cell, widths[i] ?? 0)).join("  ")}`.trimEnd());
+    render_text_add(out, wrap(readingsNote(report), WIDTH, "  ", "  "));
+    return out;
+}
+function renderText(report) {
+    if (report.benchmarks !== undefined)
+        return renderBenchmarksText(report, report.benchmarks, renderText);
+    const c = report.comparison;
+    const { baseline, candidate } = report.models;
+    const out = [];
+    const expired = expiredPolicyNote(report);
+    out.push(`${report.verdict.toUpperCase()}${expired === null ? "" : ` (${expired})`} — candidate ${render_text_plain(candidate.config, 80)} over baseline ${render_text_plain(baseline.config, 80)}`, "");
+    render_text_add(out, wrap(whySentence(report, render_text_TEXT_INLINE), WIDTH));
+    const guardrails = guardrailsText(report);
+    if (guardrails.length > 0)
+        render_text_add(out, ["", ...guardrails]);
+    const planning = planningSentence(report.comparison, render_text_TEXT_INLINE, benchmarkTasks(report));
+    if (planning !== "")
+        render_text_add(out, ["", ...wrap(planning, WIDTH)]);
+    out.push("", "Checks");
+    const rows = report.checks.map((k) => {
+        const v = observedValue(k, OBSERVED_CHARS);
+        return [
+            k.passed ? "pass" : "FAIL",
+            checkName(k.id, render_text_TEXT_INLINE, report),
+            v.kind === "number" ? v.text : render_text_plain(v.text, OBSERVED_CHARS),
+            neutraliseLogLine(wholeText(thresholdText(k, report), THRESHOLD_MAX_CHARS, "…")),
+        ];
+    });
+    const w1 = rows.reduce((w, r) => Math.max(w, displayWidth(r[1])), 5);
+    const w2 = rows.reduce((w, r) => Math.max(w, displayWidth(r[2])), 8);
+    for (const r of rows)
+        out.push(`  ${r[0]}  ${pad(r[1], w1)}  ${pad(r[2], w2)}  needs ${r[3]}`);
+    if (report.checks.length === 0)
+        out.push("  No checks were run.");
+    const items = whatWouldChange(report, render_text_TEXT_INLINE);
+    if (items.length > 0) {
+        out.push("", "What would change the verdict");
+        for (const i of items)
+            render_text_add(out, wrap(i, WIDTH, "  - ", "    "));
+    }
+    const changes = report.policy_changes ?? [];
+    const warnings = [
+        ...report.warnings.map((w) => neutraliseLogLine(wholeText(w))),
+        ...(changes.length > 0
+            ? [
+                `This pull request changes the policy file: ${plural(changes.length, "rule")} changed, ` +
+                    `${plural(changes.filter((p) => p.loosening).length, "loosening")}. The policy at the base commit decided this verdict.`,
+            ]
+            : []),
+    ];
+    if (warnings.length > 0) {
+        out.push("", "Warnings");
+        for (const w of warnings)
+            render_text_add(out, wrap(w, WIDTH, "  ! ", "    "));
+    }
+    const bar = renderMarginBar({
+        margin: c.margin,
+        lower: c.margin_lower,
+        upper: c.margin_upper,
+        lcb: c.lcb,
+        ucb: c.ucb,
+        delta0: c.delta0,
+    }, {
+        confidence: c.confidence,
+        openLabels: c.unresolved_tasks,
+        conservative: anyConservative(c),
+        lostResults: lostResultsBounded(report),
+    });
+    if (bar !== null)
+        render_text_add(out, ["", ...bar.map((l) => `  ${l}`.trimEnd())]);
+    const p = report.provenance;
+    const figures = [
+        `Margin Δ̂ ${observedMargin(c)} · validity bounds ${formatPp(c.margin_lower)} … ${formatPp(c.margin_upper)} (${render_text_plain(c.validity_bound, 20)})` +
+            ` · SE(V) ${formatPpUnsigned(c.se_valid)}`,
+        `Bounds: ${boundArithmetic(c, "lcb")}; ${boundArithmetic(c, "ucb")}.${boundsNote(c, lostResultsBounded(report)) === null ? "" : ` ${boundsNote(c, lostResultsBounded(report)) ?? ""}`}`,
+        `Tasks: ${formatCount(c.common_valid_tasks)} common valid of ${formatCount(c.common_tasks)} common; ` +
+            `${formatCount(c.disputed_tasks)} disputed, ${formatCount(c.unreviewed_tasks)} unreviewed, ${formatCount(c.broken_tasks)} broken; ` +
+            `${formatCount(report.review_history.count)} changed label across review revisions`,
+        `Valid-only score on the common set: baseline ${formatPercent(baseline.common.valid_only_score)}, ` +
+            `candidate ${formatPercent(candidate.common.valid_only_score)}`,
+    ];
+    out.push("", "Figures");
+    for (const f of figures)
+        render_text_add(out, wrap(f, WIDTH, "  ", "    "));
+    if (readingsShown(report))
+        render_text_add(out, ["", ...readingsText(report)]);
+    const clusters = clusterText(report);
+    if (clusters.length > 0)
+        render_text_add(out, ["", ...clusters]);
+    const since = sinceLastRunText(report);
+    if (since.length > 0)
+        render_text_add(out, ["", ...since]);
+    const runs = runsText(report);
+    if (runs.length > 0)
+        render_text_add(out, ["", ...runs]);
+    out.push("");
+    render_text_add(out, wrap(`Gate: ${formatPercent(c.confidence)} one-sided · δ₀ ${formatPp(c.delta0)} · ${c.standard_error === "clustered" ? `clustered SE (${plural(c.clusters ?? 0, "cluster")})` : "paired SE"}` +
+        ` · infra errors ${p.infra_errors_policy === "exclude" ? "excluded" : infraModeWords(p.infra_errors_policy).toUpperCase()}` +
+        ` · policy ${render_text_plain(p.policy.path, 80)} (owner ${render_text_plain(p.policy.owner, 80)}, revisit by ${render_text_plain(p.policy.revisit, 40)}).` +
+        ` Failing checks: ${failingChecks(report).length} of ${report.checks.length}. The full report: --format markdown or --format json (or --report FILE).`, WIDTH));
+    return out.join("\n") + "\n";
 }
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank-sections.ts
@@ -84329,7 +84717,7 @@ function rankGateTitle(r) {
 
 
 /** Appends lines and lists of lines, one by one (no argument spread: test/hardening/scale.test.ts). */
-function add(out, ...parts) {
+function rank_sections_add(out, ...parts) {
     for (const part of parts) {
         if (typeof part === "string")
             out.push(part);
@@ -84339,17 +84727,17 @@ function add(out, ...parts) {
     }
 }
 /** Up to this many models the pairs are shown as a matrix; beyond, as a list of the unresolved pairs. */
-const PAIR_MATRIX_MAX_MODELS = 12;
+const rank_sections_PAIR_MATRIX_MAX_MODELS = 12;
 /** Model ids are cut to this many characters in tables. */
 const MODEL_ID_CHARS = 60;
-const FULL_DETAIL = { pairs: 40, tasks: 10, matrix: true, chart: true };
+const rank_sections_FULL_DETAIL = { pairs: 40, tasks: 10, matrix: true, chart: true };
 /** Smaller lists, tried when the full document is over the size limit. */
 const SHORT_DETAILS = [
     { pairs: 15, tasks: 5, matrix: true, chart: true },
     { pairs: 5, tasks: 3, matrix: false, chart: true },
     { pairs: 0, tasks: 0, matrix: false, chart: false },
 ];
-const RANK_TITLE = "Model ranking";
+const rank_sections_RANK_TITLE = "Model ranking";
 /** The headline names this many models that could be first, then counts the rest. */
 const HEADLINE_MODELS = 10;
 const labelsByReport = new WeakMap();
@@ -84372,22 +84760,22 @@ function modelLabel(r, id, chars = MODEL_ID_CHARS) {
 }
 /** modelLabel made safe by `f` (as code). */
 function modelCode(r, f, id, chars = MODEL_ID_CHARS) {
-    return f.code(modelLabel(r, id, chars), WHOLE_ID_CHARS);
+    return f.code(modelLabel(r, id, chars), model_labels_WHOLE_ID_CHARS);
 }
 /**
  * What the leaderboard says about ranks and groups, in every format: who could be first, and
  * that a group is a stretch the evidence separates from the next, not a tie.
  */
-const RANK_NOTE = "A model's rank lies in its rank range; it could be first exactly when that range starts at 1 (no model is ordered above it). " +
+const rank_sections_RANK_NOTE = "A model's rank lies in its rank range; it could be first exactly when that range starts at 1 (no model is ordered above it). " +
     "Groups are stretches of the leaderboard the evidence separates: every model of a group is ordered above every model of a later group. " +
     "Inside a group some pairs may be ordered too, so a group is not a tie, and group 1 is not the set of models that could be first.";
 /**
  * The top of every rendering (Markdown, text, HTML): the title with the headline, the summary
  * sentences and the warnings, each made safe by `f`; each renderer lays them out its own way.
  */
-function rankHeader(r, f) {
+function rank_sections_rankHeader(r, f) {
     return {
-        title: `${f.gen(RANK_TITLE)}: ${rank_sections_headline(r, f)}`,
+        title: `${f.gen(rank_sections_RANK_TITLE)}: ${rank_sections_headline(r, f)}`,
         summary: summaryLines(r, f),
         warnings: r.warnings.map((w) => f.text(w, 400)),
     };
@@ -84427,7 +84815,7 @@ function summaryLines(r, f) {
     }
     return lines;
 }
-function leaderboardHeader(r) {
+function rank_sections_leaderboardHeader(r) {
     const head = ["rank", "model", "score", "validity interval", "rank range", "could be first", "group"];
     if (r.reference !== null)
         head.push("vs reference");
@@ -84436,13 +84824,13 @@ function leaderboardHeader(r) {
         head.push(`${m.metric} mean`);
     return head;
 }
-function leaderboardRows(r, f) {
+function rank_sections_leaderboardRows(r, f) {
     return r.models.map((m, i) => {
         const row = [
             f.gen(String(i + 1)),
             modelCode(r, f, m.model) + (m.model === r.reference ? f.gen(" (reference)") : ""),
             f.gen(format_number_formatPercent(m.score)),
-            f.gen(formatPercentInterval(m.interval)),
+            f.gen(format_number_formatPercentInterval(m.interval)),
             f.gen(m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`),
             f.gen(m.rank_low === 1 ? "yes" : "no"),
             f.gen(String(m.group)),
@@ -84455,7 +84843,7 @@ function leaderboardRows(r, f) {
     });
 }
 /** The pair of two models, whichever way round the report holds it, as seen from `x`. */
-function pairFrom(r, x, y) {
+function rank_sections_pairFrom(r, x, y) {
     for (const pair of r.pairs) {
         if (pair.a === x && pair.b === y)
             return { pair, flipped: false };
@@ -84468,7 +84856,7 @@ function pairFrom(r, x, y) {
 function matrixCell(r, row, col) {
     if (row === col)
         return "·";
-    const found = pairFrom(r, row.model, col.model);
+    const found = rank_sections_pairFrom(r, row.model, col.model);
     if (found === null)
         return "?";
     const { pair, flipped } = found;
@@ -84480,7 +84868,7 @@ function matrixCell(r, row, col) {
     return `${rowAbove ? "▲" : "▼"} ${m}`;
 }
 /** The pair matrix: header (#1 … #K) and one row per model, in rank order. */
-function matrixRows(r, f) {
+function rank_sections_matrixRows(r, f) {
     const header = ["", ...r.models.map((_, i) => f.gen(`#${i + 1}`))];
     const rows = r.models.map((row, i) => [
         `${f.gen(`#${i + 1}`)} ${modelCode(r, f, row.model, 30)}`,
@@ -84489,12 +84877,12 @@ function matrixRows(r, f) {
     return { header, rows };
 }
 /** The pair matrix's legend; under infra_errors: bound the lost results, too, can decide a "v" pair. */
-function matrixLegend(r) {
+function rank_sections_matrixLegend(r) {
     const v = r.settings.infra_errors === "bound" ? "the open labels or the lost results" : "the open labels";
     return `Row vs column, margin in pp: ▲ row ordered above, ▼ below, ≈ unresolved (v: ${v} can decide it; r: run variance, or an exact tie no label moves).`;
 }
-const PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
-function pairRow(r, p, f) {
+const rank_sections_PAIR_HEADER = ["pair", "margin", "validity band", "SE", "LCB … UCB", "level", "relation"];
+function rank_sections_pairRow(r, p, f) {
     const relation = p.relation === "a_better"
         ? "first above"
         : p.relation === "b_better"
@@ -84528,25 +84916,25 @@ function flipPair(p) {
     };
 }
 /** Adjacent pairs in rank order, each seen from the higher-ranked model. */
-function adjacentPairs(r) {
+function rank_sections_adjacentPairs(r) {
     const out = [];
     for (let i = 0; i + 1 < r.models.length; i++) {
         const hi = r.models[i];
         const lo = r.models[i + 1];
-        const found = pairFrom(r, hi.model, lo.model);
+        const found = rank_sections_pairFrom(r, hi.model, lo.model);
         if (found !== null)
             out.push(found.flipped ? flipPair(found.pair) : found.pair);
     }
     return out;
 }
-function unresolvedPairs(r) {
+function rank_sections_unresolvedPairs(r) {
     return r.pairs.filter((p) => p.relation === "unresolved");
 }
 /**
  * What settles an adjacent pair the open labels can decide, each direction on its own; `shown`
  * tasks follow (none: the sentence does not announce them).
  */
-function reviewSentence(r, x, f, shown) {
+function rank_sections_reviewSentence(r, x, f, shown) {
     const way = (k, side) => k === null
         ? `no resolution of the open labels puts the ${side} above`
         : `at least ${words_plural(k, "review")} could put the ${side} above, if ${k === 1 ? "it comes" : "they come"} out that way`;
@@ -84555,8 +84943,8 @@ function reviewSentence(r, x, f, shown) {
 function capitalised(s) {
     return s.charAt(0).toUpperCase() + s.slice(1);
 }
-const TASK_HEADER = ["task", "label", "d", "evidence"];
-function taskRows(x, limit, f, evidence) {
+const rank_sections_TASK_HEADER = ["task", "label", "d", "evidence"];
+function rank_sections_taskRows(x, limit, f, evidence) {
     return x.tasks
         .slice(0, limit)
         .map((t) => [
@@ -84566,8 +84954,8 @@ function taskRows(x, limit, f, evidence) {
         t.evidence.length === 0 ? f.gen("—") : t.evidence.slice(0, 3).map(evidence).join(", "),
     ]);
 }
-const COMMON_HEADER = ["model", "its absence adds back", "of them valid", "harness revisions"];
-function commonRows(r, f) {
+const rank_sections_COMMON_HEADER = ["model", "its absence adds back", "of them valid", "harness revisions"];
+function rank_sections_commonRows(r, f) {
     return r.models.map((m) => [
         modelCode(r, f, m.model),
         f.gen(format_number_formatCount(m.absence_adds_back)),
@@ -84580,7 +84968,7 @@ function commonRows(r, f) {
                 .join(", "),
     ]);
 }
-function settingsLines(r, f) {
+function rank_sections_settingsLines(r, f) {
     const s = r.settings;
     const p = r.provenance;
     return [
@@ -84588,6 +84976,373 @@ function settingsLines(r, f) {
         `${f.gen("Policy")} ${f.code(p.policy.path, 120)} ${f.gen(`(sha256 ${p.policy.sha256.slice(0, 12)}…), owner`)} ${f.text(p.policy.owner, 80)}${f.gen(`, revisit ${p.policy.revisit}.`)}`,
         `${f.gen("Inputs:")} ${p.inputs.map((i) => `${f.code(i.path, 120)} ${f.gen(`(sha256 ${i.sha256.slice(0, 12)}…)`)}`).join(", ")}${f.gen(`; ${p.rows_read} rows, read ${words_plural(p.passes, "time")}; model-gate ${p.tool_version}.`)}`,
     ];
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/render-rank-gate.ts
+/**
+ * The rank gate's verdict (docs/rank.md "Gating") in words: a Markdown block put above the
+ * ranking in the action's comment, job summary and check run (and the CLI's Markdown when the
+ * policy gates on a candidate), and a plain-text title for the check run (and the action's log)
+ * that names the models that could be first. Model ids are escaped in Markdown; in the title
+ * they are JSON-quoted (quote.ts: no line breaks, controls or bidi characters) and cut from the
+ * middle so that two never look alike (model-labels.ts).
+ */
+
+
+const render_rank_gate_ICON = { accept: "✅", reject: "❌", unresolved: "⚠️" };
+/** What each requirement asks, in words (no model ids). */
+const REQUIREMENT_TEXT = {
+    top_resolved: "one model is ordered above every other",
+    top_group: "the candidate could be first and is ordered above every model that could not",
+    above_reference: "the candidate is ordered above the reference",
+};
+/** The check title names this many models that could be first, then counts the rest. */
+const TITLE_MODELS = 3;
+const render_rank_gate_MODEL_CHARS = 120;
+/**
+ * The gate block's parts through one formatter (Markdown here, HTML on the rank page): the
+ * heading (generated), the requirement line and the reasons, each already safe for `f`'s output.
+ */
+function render_rank_gate_rankGateParts(r, f) {
+    const g = r.gate;
+    const labels = labelMap(r.models.map((m) => m.model), render_rank_gate_MODEL_CHARS);
+    const code = (id) => f.code(labels.get(id) ?? id, model_labels_WHOLE_ID_CHARS);
+    const who = [];
+    if (g.candidate !== null)
+        who.push(`${f.gen("candidate")} ${code(g.candidate)}`);
+    if (g.require === "above_reference" && r.reference !== null)
+        who.push(`${f.gen("reference")} ${code(r.reference)}`);
+    return {
+        heading: f.gen(`${render_rank_gate_ICON[g.verdict]} ${g.verdict} — rank gate`),
+        requirement: f.gen(`Requirement (rank.require: ${g.require}): ${REQUIREMENT_TEXT[g.require]}`) +
+            `${who.length > 0 ? `${f.gen("; ")}${who.join(f.gen(", "))}` : ""}${f.gen(".")}`,
+        reasons: g.reasons.map((reason) => f.text(reason, 600)),
+    };
+}
+/** The gate block: verdict, the title under it (the check name), the requirement and why. */
+function renderRankGateMarkdown(r, title) {
+    const f = MARKDOWN_INLINE;
+    const parts = render_rank_gate_rankGateParts(r, f);
+    const lines = [`## ${parts.heading}`, ""];
+    if (title !== null)
+        lines.push(`<sub>${f.text(title, 120)}</sub>`, "");
+    lines.push(parts.requirement, "");
+    for (const reason of parts.reasons)
+        lines.push(`- ${reason}`);
+    return lines.join("\n") + "\n";
+}
+/**
+ * The check run's title (and the action's log line): the verdict, the requirement, and who could
+ * be first — by name, as the headline says it.
+ */
+function rankGateTitle(r) {
+    const g = r.gate;
+    const verdict = g.verdict.charAt(0).toUpperCase() + g.verdict.slice(1);
+    const q = quotedModels(r.models.map((m) => m.model), 40);
+    const first = r.could_be_first;
+    const names = first.slice(0, TITLE_MODELS).map(q).join(", ");
+    const more = first.length > TITLE_MODELS ? ` and ${first.length - TITLE_MODELS} more` : "";
+    const who = r.top !== null
+        ? `${q(r.top)} is first`
+        : first.length === 1
+            ? `${names} could be first (the top is not taken as resolved: the history was rewritten)`
+            : `${first.length} models could be first: ${names}${more}`;
+    const candidate = g.candidate === null ? "" : `, candidate ${q(g.candidate)}`;
+    return `${verdict} (rank.require: ${g.require}${candidate}): ${who}; ${r.models.length} models ranked`;
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-charts-html.ts
+/**
+ * The rank page's two pictures (render-rank-html.ts): each model's score with its validity band
+ * and run-variance band as an inline SVG, in rank order with the groups shaded; and the pair
+ * matrix as an HTML table coloured by relation, each cell also saying it in text (▲ ▼ ≈v ≈r and
+ * the margin), so colour is never the only carrier. Every model id is escaped (html-text.ts) and
+ * cut for the picture, the full id in a <title> (SVG) or title attribute (table).
+ */
+
+
+
+
+
+
+
+/** The score chart's frame, in SVG user units (the SVG scales to its box). */
+const SCORE_CHART = {
+    width: 840,
+    /** Characters of a row label, "#12 " included (monospace 12 px: about 7.2 px each). */
+    labelChars: 32,
+    plotLeft: 250,
+    plotRight: 790,
+    top: 28,
+    rowHeight: 22,
+    bottom: 30,
+};
+/** At most this many models are drawn (the rest are in the tables; the caption says so). */
+const rank_charts_html_SCORE_CHART_MAX_MODELS = 60;
+/** Up to this many models the pairs are a matrix; beyond, a list (render-rank-html.ts). */
+const rank_charts_html_HTML_MATRIX_MAX_MODELS = 30;
+const rank_charts_html_pct = (x) => x * 100;
+/**
+ * Each model's label for a picture (at most about `chars` characters, never two alike:
+ * model-labels.ts) and its whole id for the tooltip, both escaped.
+ */
+function pictureLabels(models, chars) {
+    // Cut what is seen: hidden code points as their visible stand-ins (html-text.ts's rule).
+    const labels = distinctLabels(models.map((m) => visibleText(m.model)), chars);
+    return models.map((m, i) => ({
+        shown: escapeHtmlGenerated(labels[i]),
+        full: chartLabel(m.model, WHOLE_ID_CHARS, WHOLE_ID_CHARS).full,
+    }));
+}
+/** An id as the page shows it, unescaped: one line, each hidden code point as `\u{…}`. */
+function visibleText(id) {
+    let out = "";
+    for (const c of id.replace(/\r\n|[\r\n\t\u2028\u2029]/g, " ")) {
+        const cp = c.codePointAt(0) ?? 0;
+        out += isHiddenCodePoint(cp) ? visibleCodePoint(cp) : c;
+    }
+    return out;
+}
+/** The values the score axis must hold, in %: every score and both bands' ends. */
+function scoreAxisValues(models) {
+    const out = [];
+    for (const m of models) {
+        if (m.score !== null)
+            out.push(rank_charts_html_pct(m.score));
+        for (const iv of [m.interval, m.run_variance_band])
+            if (iv !== null)
+                out.push(rank_charts_html_pct(iv[0]), rank_charts_html_pct(iv[1]));
+    }
+    return out;
+}
+function modelTitle(r, m, i, full) {
+    const rank = m.rank_low === m.rank_high ? String(m.rank_low) : `${m.rank_low}–${m.rank_high}`;
+    const words = `: score ${formatPercent(m.score)}, validity band ${formatPercentInterval(m.interval)}, ` +
+        `run-variance band ${formatPercentInterval(m.run_variance_band)}, group ${m.group}, rank ${rank}` +
+        (m.model === r.reference ? " (reference)" : "");
+    // The model id (already escaped by chartLabel) is the one untrusted part.
+    return `#${i + 1} ${full}${escapeHtmlGenerated(words)}`;
+}
+/** Each model's score, validity band and run-variance band, one row per model in rank order. */
+function rank_charts_html_scoreChartSvg(r) {
+    const c = SCORE_CHART;
+    const models = r.models.slice(0, rank_charts_html_SCORE_CHART_MAX_MODELS);
+    const height = c.top + models.length * c.rowHeight + c.bottom;
+    const axis = niceAxis(scoreAxisValues(models), { maxIntervals: 8, minSpan: 2, limitLo: 0, limitHi: 100 });
+    const x = linearScale(axis.lo, axis.hi, c.plotLeft, c.plotRight);
+    const rowsBottom = c.top + models.length * c.rowHeight;
+    // "#12 " and the id share the label's characters, so every label ends before the plot.
+    const labels = pictureLabels(models, c.labelChars - `#${models.length} `.length);
+    const out = [
+        `<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" viewBox="0 0 ${c.width} ${height}" role="img" aria-labelledby="score-chart-title">`,
+        `<title id="score-chart-title">Each model's valid-only score on the common set (dot), its validity band (box) and its run-variance band (line), in rank order; shading alternates by group (stretches of the leaderboard the evidence separates).</title>`,
+    ];
+    // Groups: every other group shaded, a line between groups, the group's number at the right.
+    let start = 0;
+    for (let i = 1; i <= models.length; i++) {
+        const prev = models[i - 1];
+        if (i < models.length && models[i].group === prev.group)
+            continue;
+        const y0 = c.top + start * c.rowHeight;
+        const h = (i - start) * c.rowHeight;
+        if (prev.group % 2 === 1)
+            out.push(`<rect class="group-shade" x="0" y="${px(y0)}" width="${c.width}" height="${px(h)}" fill="${COLOURS.groupShade}"/>`);
+        if (start > 0)
+            out.push(`<line x1="0" x2="${c.width}" y1="${px(y0)}" y2="${px(y0)}" stroke="${COLOURS.muted}" stroke-dasharray="4 3"/>`);
+        out.push(`<text x="${c.width - 4}" y="${px(y0 + 15)}" text-anchor="end" font-size="12" fill="${COLOURS.muted}">G${prev.group}</text>`);
+        start = i;
+    }
+    const decimals = tickDecimals(axis.step);
+    for (const t of axis.ticks) {
+        const tx = px(x(t));
+        out.push(`<line x1="${tx}" x2="${tx}" y1="${c.top - 4}" y2="${px(rowsBottom)}" stroke="${COLOURS.grid}"/>`, `<text x="${tx}" y="${c.top - 10}" text-anchor="middle" font-size="12" fill="${COLOURS.muted}">${t.toFixed(decimals)}%</text>`);
+    }
+    models.forEach((m, i) => {
+        const cy = c.top + i * c.rowHeight + c.rowHeight / 2;
+        const label = labels[i];
+        const parts = [`<g class="model-row">`, `<title>${modelTitle(r, m, i, label.full)}</title>`];
+        parts.push(`<text x="4" y="${px(cy + 4)}" font-size="12" font-family="ui-monospace,'Liberation Mono',Menlo,Consolas,monospace" fill="${COLOURS.ink}">#${i + 1} ${label.shown}</text>`);
+        if (m.run_variance_band !== null) {
+            const b = bandRect(rank_charts_html_pct(m.run_variance_band[0]), rank_charts_html_pct(m.run_variance_band[1]), x);
+            parts.push(`<rect class="run-band" x="${px(b.x)}" y="${px(cy - 1)}" width="${px(b.width)}" height="2" fill="${COLOURS.run}"/>`, `<rect x="${px(b.x)}" y="${px(cy - 5)}" width="1.5" height="10" fill="${COLOURS.run}"/>`, `<rect x="${px(b.x + b.width - 1.5)}" y="${px(cy - 5)}" width="1.5" height="10" fill="${COLOURS.run}"/>`);
+        }
+        if (m.interval !== null) {
+            const b = bandRect(rank_charts_html_pct(m.interval[0]), rank_charts_html_pct(m.interval[1]), x);
+            parts.push(`<rect class="validity-band" x="${px(b.x)}" y="${px(cy - 6)}" width="${px(b.width)}" height="12" fill="${COLOURS.band}" fill-opacity="0.8" stroke="${COLOURS.bandEdge}"/>`);
+        }
+        if (m.score !== null) {
+            parts.push(`<circle class="score-mark" cx="${px(x(rank_charts_html_pct(m.score)))}" cy="${px(cy)}" r="4.5" fill="${COLOURS.point}" stroke="#fff"/>`);
+        }
+        else {
+            parts.push(`<text x="${c.plotLeft}" y="${px(cy + 4)}" font-size="12" fill="${COLOURS.muted}">no score (n/a)</text>`);
+        }
+        parts.push("</g>");
+        out.push(parts.join(""));
+    });
+    out.push(`<line x1="${c.plotLeft}" x2="${c.plotRight}" y1="${px(rowsBottom)}" y2="${px(rowsBottom)}" stroke="${COLOURS.muted}"/>`, `<text x="${(c.plotLeft + c.plotRight) / 2}" y="${px(rowsBottom + 20)}" text-anchor="middle" font-size="12" fill="${COLOURS.muted}">valid-only score on the common set (%)</text>`, "</svg>");
+    return out.join("\n");
+}
+/** A matrix cell: its class, its two short lines, and its title (row vs column). */
+function rank_charts_html_matrixCell(r, row, col) {
+    if (row === col)
+        return { cls: "self", lines: ["·", ""], title: "" };
+    const found = pairFrom(r, row.model, col.model);
+    if (found === null)
+        return { cls: "self", lines: ["?", ""], title: "no such pair" };
+    const { pair, flipped } = found;
+    const sign = (v) => (v === null ? null : flipped ? -v : v);
+    const margin = sign(pair.margin);
+    const lo = flipped ? sign(pair.margin_high) : pair.margin_low;
+    const hi = flipped ? sign(pair.margin_low) : pair.margin_high;
+    const lcb = flipped ? sign(pair.ucb) : pair.lcb;
+    const ucb = flipped ? sign(pair.lcb) : pair.ucb;
+    const m = margin === null ? "n/a" : signedFixed(margin * 100, 1);
+    const figures = `margin ${formatPp(margin)}, validity band ${formatPp(lo)} … ${formatPp(hi)}, LCB … UCB ${formatPp(lcb)} … ${formatPp(ucb)}`;
+    if (pair.relation === "unresolved") {
+        const v = pair.unresolved_by === "validity";
+        return {
+            cls: v ? "rel-validity" : "rel-run",
+            lines: [v ? "≈v" : "≈r", m],
+            title: `${figures}; unresolved by ${v ? "validity (the open labels alone decide it)" : "run variance"}`,
+        };
+    }
+    const rowAbove = (pair.relation === "a_better") !== flipped;
+    return {
+        cls: rowAbove ? "rel-above" : "rel-below",
+        lines: [rowAbove ? "▲" : "▼", m],
+        title: `${figures}; row ordered ${rowAbove ? "above" : "below"} column`,
+    };
+}
+/** The K×K matrix (row vs column), in rank order, as an HTML table (caller: K ≤ HTML_MATRIX_MAX_MODELS). */
+function rank_charts_html_pairMatrixHtml(r) {
+    const k = r.models.length;
+    const rowHeadWidth = k > 12 ? 150 : 220;
+    const chars = k > 12 ? 16 : 26;
+    const names = pictureLabels(r.models, chars);
+    const cols = [`<col style="width:${rowHeadWidth}px">`, ...r.models.map(() => "<col>")].join("");
+    const head = `<tr><th class="row">row vs column</th>${names
+        .map((n, i) => `<th title="${n.full}">#${i + 1}</th>`)
+        .join("")}</tr>`;
+    const rows = r.models.map((row, i) => {
+        const cells = r.models.map((col, j) => {
+            const cell = rank_charts_html_matrixCell(r, row, col);
+            const title = cell.title === "" ? "" : ` title="${escapeHtmlGenerated(`#${i + 1} vs #${j + 1}: ${cell.title}`)}"`;
+            const second = cell.lines[1] === "" ? "" : `<br>${escapeHtmlGenerated(cell.lines[1])}`;
+            return `<td class="${cell.cls}"${title}>${escapeHtmlGenerated(cell.lines[0])}${second}</td>`;
+        });
+        const n = names[i];
+        return `<tr><th class="row" title="${n.full}">#${i + 1} ${n.shown}</th>${cells.join("")}</tr>`;
+    });
+    return `<div class="table-box"><table class="matrix" style="width:100%"><colgroup>${cols}</colgroup><thead>${head}</thead>\n<tbody>\n${rows.join("\n")}\n</tbody></table></div>`;
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/render-rank-html.ts
+/**
+ * The rank report as one self-contained HTML page (`model-gate rank --format html`): the headline
+ * and summary, the score chart (each model's score, validity band and run-variance band, groups
+ * shaded), the pair matrix coloured by relation, and the Markdown's tables (leaderboard, adjacent
+ * pairs, open tasks to review first, the common set, settings). Inline CSS and SVG only, no
+ * script (html-page.ts). Untrusted text goes through HTML_INLINE (html-text.ts), and the sentences
+ * and rows are rank-sections.ts's, as in the Markdown and the text. Same report → same bytes.
+ */
+
+
+
+
+
+const f = (/* unused pure expression or super */ null && (HTML_INLINE));
+const p = (safe, cls) => `<p${cls === undefined ? "" : ` class="${cls}"`}>${safe}</p>`;
+function scoreSection(r) {
+    const shown = Math.min(r.models.length, SCORE_CHART_MAX_MODELS);
+    return [
+        "<h2>Scores</h2>",
+        `<ul class="legend">${[
+            `<li><svg width="14" height="10" aria-hidden="true"><circle cx="7" cy="5" r="4.5" fill="${COLOURS.point}"/></svg> score (valid-only, common set)</li>`,
+            legendItem(COLOURS.band, "validity band: the score under every resolution of the open labels", COLOURS.bandEdge),
+            `<li><svg width="18" height="10" aria-hidden="true"><rect x="0" y="4" width="18" height="2" fill="${COLOURS.run}"/><rect x="0" y="0" width="1.5" height="10" fill="${COLOURS.run}"/><rect x="16.5" y="0" width="1.5" height="10" fill="${COLOURS.run}"/></svg> run-variance band: the validity band widened by q·SE</li>`,
+            legendItem(COLOURS.groupShade, "G: group (separated from the next; not a tie)"),
+        ].join("")}</ul>`,
+        "<figure>",
+        scoreChartSvg(r),
+        `<figcaption>${f.gen((shown < r.models.length
+            ? `The top ${shown} of ${r.models.length} models (the tables have every model). `
+            : "") +
+            `Each band is one model's own (its SE, ${r.settings.confidence} one-sided at each end, no multiplicity adjustment): ` +
+            "overlapping bands do not make a pair unresolved, nor separate ones ordered. The order comes from the pairs " +
+            "(paired differences on the same tasks, Holm's step-down): see the matrix.")}</figcaption>`,
+        "</figure>",
+    ];
+}
+function pairSection(r) {
+    const out = ["<h2>Pairs</h2>"];
+    if (r.models.length <= HTML_MATRIX_MAX_MODELS) {
+        out.push(`<ul class="legend">${[
+            legendItem(COLOURS.above, "▲ row ordered above column"),
+            legendItem(COLOURS.below, "▼ row ordered below column"),
+            legendItem(COLOURS.validity, "≈v unresolved: the open labels can decide it"),
+            legendItem(COLOURS.runVariance, "≈r unresolved by run variance (or an exact tie)"),
+        ].join("")}</ul>`, pairMatrixHtml(r), p(f.gen(`${matrixLegend(r)} Hover a cell for its figures.`), "small"));
+    }
+    else {
+        const open = unresolvedPairs(r);
+        const shown = open.slice(0, FULL_DETAIL.pairs);
+        out.push(p(f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`)));
+        if (shown.length > 0)
+            out.push(htmlTable(PAIR_HEADER.map((s) => f.gen(s)), shown.map((x) => pairRow(r, x, f)), { numeric: [1, 2, 3, 4, 5] }));
+        if (shown.length < open.length)
+            out.push(p(f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`)));
+    }
+    out.push(p(f.gen("Adjacent models (in rank order):")), htmlTable(PAIR_HEADER.map((s) => f.gen(s)), adjacentPairs(r).map((x) => pairRow(r, x, f)), { numeric: [1, 2, 3, 4, 5] }));
+    return out;
+}
+function reviewSection(r) {
+    if (r.review_first.length === 0)
+        return [];
+    const out = ["<h2>Open tasks to review first</h2>"];
+    for (const x of r.review_first) {
+        // Evidence as text, never a link: the page loads and links to nothing.
+        const rows = taskRows(x, FULL_DETAIL.tasks, f, (e) => f.code(e, 120));
+        out.push(p(reviewSentence(r, x, f, rows.length)));
+        if (rows.length > 0)
+            out.push(htmlTable(TASK_HEADER.map((s) => f.gen(s)), rows, { numeric: [2] }));
+        if (rows.length < x.tasks.length)
+            out.push(p(f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`)));
+    }
+    return out;
+}
+/**
+ * The gate's block above the ranking when the policy gates on a candidate (as the CLI's Markdown
+ * and the action's comment do): top_resolved is the headline's already.
+ */
+function gateSection(r) {
+    if (r.gate.require === "top_resolved")
+        return [];
+    const parts = rankGateParts(r, f);
+    return [
+        `<h2><span class="verdict-${f.gen(r.gate.verdict)}">${parts.heading}</span></h2>`,
+        p(parts.requirement),
+        ...(parts.reasons.length === 0
+            ? []
+            : [`<ul>${parts.reasons.map((x) => `<li>${x}</li>`).join("\n")}</ul>`]),
+    ];
+}
+/** The page. Deterministic: the same report gives the same bytes. */
+function render_rank_html_renderRankHtml(r) {
+    return htmlDocument(RANK_TITLE, render_rank_html_rankHtmlBody(r).join("\n"));
+}
+/** The page's body: the gate block (when gating on a candidate), the ranking, its tables. */
+function render_rank_html_rankHtmlBody(r) {
+    const head = rankHeader(r, f);
+    const body = [...gateSection(r), `<h1>${head.title}</h1>`, ...head.summary.map((s) => p(s))];
+    // rankHeader escapes every warning; the page shows the first HTML_WARNINGS_MAX of them.
+    add(body, warningBoxes(head.warnings, (w) => w));
+    add(body, scoreSection(r));
+    add(body, pairSection(r));
+    body.push("<h2>Leaderboard</h2>", htmlTable(leaderboardHeader(r).map((s) => f.gen(s)), leaderboardRows(r, f), { numeric: [0, 2] }), p(f.gen(RANK_NOTE)));
+    add(body, reviewSection(r));
+    body.push("<h2>Common set</h2>", p(f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`)), htmlTable(COMMON_HEADER.map((s) => f.gen(s)), commonRows(r, f), { numeric: [1, 2] }), "<h2>Settings and provenance</h2>");
+    add(body, settingsLines(r, f).map((s) => p(s, "small")));
+    return body;
 }
 
 ;// CONCATENATED MODULE: ./src/core/report/html/svg-geometry.ts
@@ -84598,7 +85353,7 @@ function settingsLines(r, f) {
  * one decimal so the same report gives byte-identical SVG.
  */
 /** A linear map from [d0, d1] (data) to [r0, r1] (pixels); a degenerate domain maps to the middle. */
-function linearScale(d0, d1, r0, r1) {
+function svg_geometry_linearScale(d0, d1, r0, r1) {
     if (!(d1 !== d0) || !Number.isFinite(d0) || !Number.isFinite(d1))
         return () => (r0 + r1) / 2;
     const k = (r1 - r0) / (d1 - d0);
@@ -84618,7 +85373,7 @@ const svg_geometry_NICE_STEPS = [0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10, 20, 25, 
  * `maxIntervals` intervals, padded by 3% of the span, at least `minSpan` wide, and kept within
  * [limitLo, limitHi]. The values must hold at least one finite number (else [limitLo, limitHi]).
  */
-function niceAxis(values, options = {}) {
+function svg_geometry_niceAxis(values, options = {}) {
     const maxIntervals = options.maxIntervals ?? 6;
     const limitLo = options.limitLo ?? -100;
     const limitHi = options.limitHi ?? 100;
@@ -84678,7 +85433,7 @@ function svg_geometry_tickDecimals(step) {
     return 2;
 }
 /** A band's rectangle on a scale: left edge and width in px, at least `minWidth` wide (centred). */
-function bandRect(a, b, scale, minWidth = 2) {
+function svg_geometry_bandRect(a, b, scale, minWidth = 2) {
     const x0 = scale(Math.min(a, b));
     const x1 = scale(Math.max(a, b));
     const w = Math.abs(x1 - x0);
@@ -84688,7 +85443,7 @@ function bandRect(a, b, scale, minWidth = 2) {
     return { x: mid - minWidth / 2, width: minWidth };
 }
 /** A coordinate with one decimal, never "-0.0": "12.5", "0.0". */
-function px(v) {
+function svg_geometry_px(v) {
     const s = (Math.round(v * 10) / 10).toFixed(1);
     return s === "-0.0" ? "0.0" : s;
 }
@@ -84722,14 +85477,14 @@ function rankMermaidChart(r) {
     if (shown.length === 0)
         return [];
     const values = shown.flatMap((m) => [(m.score ?? 0) * 100, ...(m.interval ?? []).map((v) => v * 100)]);
-    const axis = niceAxis(values, { maxIntervals: 8, minSpan: 2, limitLo: 0, limitHi: 100 });
+    const axis = svg_geometry_niceAxis(values, { maxIntervals: 8, minSpan: 2, limitLo: 0, limitHi: 100 });
     const which = r.models.length > MERMAID_MAX_MODELS
         ? `, the top ${MERMAID_MAX_MODELS} of ${r.models.length} models`
         : "";
     const from = axis.lo > 0 ? ` (axis from ${fixed(axis.lo, 0)}%)` : "";
     const top = r.models.slice(0, MERMAID_MAX_MODELS);
     // Reduced first, then cut: the distinct part is looked for in what the chart can show.
-    const names = distinctLabels(top.map((m) => mermaidLabel(m.model, Infinity)), MERMAID_LABEL_CHARS, "..");
+    const names = model_labels_distinctLabels(top.map((m) => mermaidLabel(m.model, Infinity)), MERMAID_LABEL_CHARS, "..");
     const labels = top
         .map((m, i) => (m.score === null ? null : `"#${i + 1} ${names[i]}"`))
         .filter((x) => x !== null);
@@ -84759,66 +85514,66 @@ function rankMermaidChart(r) {
 
 
 
-const f = MARKDOWN_INLINE;
+const render_rank_markdown_f = MARKDOWN_INLINE;
 function render_rank_markdown_table(header, rows) {
     const line = (cells) => `| ${cells.map((c) => (c === "" ? " " : c)).join(" | ")} |`;
-    return [line(header.map((h) => f.gen(h))), `|${header.map(() => ":--").join("|")}|`, ...rows.map(line)];
+    return [line(header.map((h) => render_rank_markdown_f.gen(h))), `|${header.map(() => ":--").join("|")}|`, ...rows.map(line)];
 }
 function render(r, detail, trimmed) {
-    const head = rankHeader(r, f);
+    const head = rank_sections_rankHeader(r, render_rank_markdown_f);
     const out = [`## ${head.title}`, ""];
     for (const line of head.summary)
-        add(out, line, "");
+        rank_sections_add(out, line, "");
     for (const w of head.warnings)
-        add(out, `> ⚠️ ${w}`, "");
+        rank_sections_add(out, `> ⚠️ ${w}`, "");
     if (trimmed) {
-        add(out, f.gen("(Shortened to fit GitHub's size limit: the lists below are cut; the report JSON has every pair and task.)"), "");
+        rank_sections_add(out, render_rank_markdown_f.gen("(Shortened to fit GitHub's size limit: the lists below are cut; the report JSON has every pair and task.)"), "");
     }
-    add(out, "### Leaderboard", "", render_rank_markdown_table(leaderboardHeader(r), leaderboardRows(r, f)), "");
-    add(out, f.gen(RANK_NOTE), "");
+    rank_sections_add(out, "### Leaderboard", "", render_rank_markdown_table(rank_sections_leaderboardHeader(r), rank_sections_leaderboardRows(r, render_rank_markdown_f)), "");
+    rank_sections_add(out, render_rank_markdown_f.gen(rank_sections_RANK_NOTE), "");
     // After the table, which carries the same figures where GitHub does not draw the chart.
     const chart = detail.chart ? rankMermaidChart(r) : [];
     if (chart.length > 0)
-        add(out, chart, "");
-    add(out, "### Pairs", "");
-    if (detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS) {
-        const m = matrixRows(r, f);
-        add(out, render_rank_markdown_table(m.header, m.rows), "", f.gen(matrixLegend(r)), "");
+        rank_sections_add(out, chart, "");
+    rank_sections_add(out, "### Pairs", "");
+    if (detail.matrix && r.models.length <= rank_sections_PAIR_MATRIX_MAX_MODELS) {
+        const m = rank_sections_matrixRows(r, render_rank_markdown_f);
+        rank_sections_add(out, render_rank_markdown_table(m.header, m.rows), "", render_rank_markdown_f.gen(rank_sections_matrixLegend(r)), "");
     }
-    add(out, f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(r, p, f))), "");
-    if (!(detail.matrix && r.models.length <= PAIR_MATRIX_MAX_MODELS)) {
-        const open = unresolvedPairs(r);
+    rank_sections_add(out, render_rank_markdown_f.gen("Adjacent models (in rank order):"), "", render_rank_markdown_table(rank_sections_PAIR_HEADER, rank_sections_adjacentPairs(r).map((p) => rank_sections_pairRow(r, p, render_rank_markdown_f))), "");
+    if (!(detail.matrix && r.models.length <= rank_sections_PAIR_MATRIX_MAX_MODELS)) {
+        const open = rank_sections_unresolvedPairs(r);
         if (open.length > 0) {
             const shown = open.slice(0, detail.pairs);
-            add(out, f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`), "");
+            rank_sections_add(out, render_rank_markdown_f.gen(`Unresolved pairs: ${open.length} of ${r.pairs.length}.`), "");
             if (shown.length > 0)
-                add(out, render_rank_markdown_table(PAIR_HEADER, shown.map((p) => pairRow(r, p, f))), "");
+                rank_sections_add(out, render_rank_markdown_table(rank_sections_PAIR_HEADER, shown.map((p) => rank_sections_pairRow(r, p, render_rank_markdown_f))), "");
             if (shown.length < open.length)
-                add(out, f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`), "");
+                rank_sections_add(out, render_rank_markdown_f.gen(`… and ${open.length - shown.length} more (every pair is in the report JSON).`), "");
         }
     }
     if (r.review_first.length > 0) {
-        add(out, "### Open tasks to review first", "");
+        rank_sections_add(out, "### Open tasks to review first", "");
         for (const x of r.review_first) {
-            const rows = taskRows(x, detail.tasks, f, (e) => safeLink(e));
-            add(out, reviewSentence(r, x, f, rows.length), "");
+            const rows = rank_sections_taskRows(x, detail.tasks, render_rank_markdown_f, (e) => safeLink(e));
+            rank_sections_add(out, rank_sections_reviewSentence(r, x, render_rank_markdown_f, rows.length), "");
             if (rows.length > 0)
-                add(out, render_rank_markdown_table(TASK_HEADER, rows), "");
+                rank_sections_add(out, render_rank_markdown_table(rank_sections_TASK_HEADER, rows), "");
             if (rows.length < x.tasks.length)
-                add(out, f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`), "");
+                rank_sections_add(out, render_rank_markdown_f.gen(`… and ${x.tasks.length - rows.length} more in the report JSON.`), "");
         }
     }
-    add(out, "### Common set", "");
-    add(out, f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`), "", render_rank_markdown_table(COMMON_HEADER, commonRows(r, f)), "");
-    add(out, "### Settings and provenance", "");
-    for (const line of settingsLines(r, f))
-        add(out, line, "");
+    rank_sections_add(out, "### Common set", "");
+    rank_sections_add(out, render_rank_markdown_f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`), "", render_rank_markdown_table(rank_sections_COMMON_HEADER, rank_sections_commonRows(r, render_rank_markdown_f)), "");
+    rank_sections_add(out, "### Settings and provenance", "");
+    for (const line of rank_sections_settingsLines(r, render_rank_markdown_f))
+        rank_sections_add(out, line, "");
     return out.join("\n").trimEnd() + "\n";
 }
 /** The Markdown of a rank report. Deterministic: the same report gives the same string. */
 function renderRankMarkdown(report, options = {}) {
     const max = options.maxLength ?? COMMENT_BODY_MAX;
-    const full = render(report, FULL_DETAIL, false);
+    const full = render(report, rank_sections_FULL_DETAIL, false);
     if (full.length <= max)
         return full;
     for (const detail of SHORT_DETAILS) {
@@ -84826,7 +85581,174 @@ function renderRankMarkdown(report, options = {}) {
         if (short.length <= max)
             return short;
     }
-    return truncateMarkdown(render(report, SHORT_DETAILS[SHORT_DETAILS.length - 1] ?? FULL_DETAIL, true), max);
+    return truncateMarkdown(render(report, SHORT_DETAILS[SHORT_DETAILS.length - 1] ?? rank_sections_FULL_DETAIL, true), max);
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/render-rank-text.ts
+/**
+ * The rank report as plain text for a terminal (`model-gate rank --format text`): the same
+ * sections as the Markdown, as aligned columns, untrusted text neutralised (render-text.ts's
+ * TEXT_INLINE: no line breaks, controls, bidi characters or workflow commands).
+ */
+
+
+
+const render_rank_text_f = (/* unused pure expression or super */ null && (TEXT_INLINE));
+function columns(header, rows) {
+    const all = [header, ...rows];
+    const widths = header.map((_, c) => all.reduce((w, r) => Math.max(w, displayWidth(r[c] ?? "")), 0));
+    return all.map((r) => r
+        .map((cell, c) => cell + " ".repeat(Math.max(0, (widths[c] ?? 0) - displayWidth(cell))))
+        .join("  ")
+        .trimEnd());
+}
+function render_rank_text_renderRankText(r) {
+    const detail = FULL_DETAIL;
+    const head = rankHeader(r, render_rank_text_f);
+    const out = [head.title, ""];
+    add(out, head.summary);
+    for (const w of head.warnings)
+        add(out, `Warning: ${w}`);
+    add(out, "", "Leaderboard", columns(leaderboardHeader(r), leaderboardRows(r, render_rank_text_f)), RANK_NOTE, "");
+    const matrix = r.models.length <= PAIR_MATRIX_MAX_MODELS;
+    if (matrix) {
+        const m = matrixRows(r, render_rank_text_f);
+        add(out, "Pairs", columns(m.header, m.rows), matrixLegend(r), "");
+    }
+    add(out, "Adjacent models", columns(PAIR_HEADER, adjacentPairs(r).map((p) => pairRow(r, p, render_rank_text_f))), "");
+    if (!matrix) {
+        const open = unresolvedPairs(r);
+        const shown = open.slice(0, detail.pairs);
+        add(out, `Unresolved pairs: ${open.length} of ${r.pairs.length}`);
+        if (shown.length > 0)
+            add(out, columns(PAIR_HEADER, shown.map((p) => pairRow(r, p, render_rank_text_f))));
+        if (shown.length < open.length)
+            add(out, `… and ${open.length - shown.length} more (every pair is in the report JSON)`);
+        add(out, "");
+    }
+    for (const x of r.review_first) {
+        const rows = taskRows(x, detail.tasks, render_rank_text_f, (e) => render_rank_text_f.text(e, 120));
+        add(out, reviewSentence(r, x, render_rank_text_f, rows.length));
+        if (rows.length > 0)
+            add(out, columns(TASK_HEADER, rows));
+        add(out, "");
+    }
+    add(out, "Common set", columns(COMMON_HEADER, commonRows(r, render_rank_text_f)), "");
+    add(out, settingsLines(r, render_rank_text_f));
+    return out.join("\n") + "\n";
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/render-rank-benchmarks.ts
+/**
+ * The rank report of several benchmarks (docs/rank.md "Several benchmarks") in every format: a
+ * line per benchmark (its name, who could be first, its common valid tasks), then each
+ * benchmark's ranking, rendered as the ranking of one benchmark is, under a heading that names
+ * it. One benchmark: the renderers of one ranking, unchanged. Benchmark names come from the
+ * export: escaped by the format's formatter like every other string from it.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/** One benchmark's ranking as a rank report of its own (what the one-ranking renderers read). */
+function render_rank_benchmarks_benchmarkReport(r, b) {
+    return { schema_version: r.schema_version, kind: "rank", ...b };
+}
+const render_rank_benchmarks_NAME_CHARS = 120;
+/** The sentence that says how the ranking was made. */
+function withinSentence(r) {
+    return (`Ranked within each of ${r.benchmarks.length} benchmarks: tasks of different benchmarks are never compared; ` +
+        "each benchmark has its own common set, pairs, Holm family and leaderboard, and the rank gate passes only if it passes in every benchmark.");
+}
+/** A benchmark's first line: its name, who could be first, its common valid tasks (and its gate). */
+function benchmarkLine(r, b, f) {
+    const report = render_rank_benchmarks_benchmarkReport(r, b);
+    const gate = b.gate.require === "top_resolved" ? "" : `; rank gate: ${b.gate.verdict}`;
+    return (`${f.gen("Benchmark ")}${f.code(b.name, render_rank_benchmarks_NAME_CHARS)}${f.gen(": ")}${rank_sections_headline(report, f)}` +
+        f.gen(`; ${b.common_valid_tasks} common valid tasks${gate}.`));
+}
+function heading(b, f) {
+    return `${f.gen("Benchmark ")}${f.code(b.name, render_rank_benchmarks_NAME_CHARS)}`;
+}
+/** The combined gate's Markdown block (the first benchmark's models label the ids: every benchmark ranks the same models). */
+function renderRankResultGateMarkdown(r, title) {
+    if (!rank_benchmarks_isBenchmarksReport(r))
+        return renderRankGateMarkdown(r, title);
+    const first = r.benchmarks[0];
+    return renderRankGateMarkdown({ ...render_rank_benchmarks_benchmarkReport(r, first), gate: r.gate }, title);
+}
+/** The check run's title: the combined verdict and the benchmarks it was decided in. */
+function rankResultTitle(r) {
+    if (!rank_benchmarks_isBenchmarksReport(r))
+        return rankGateTitle(r);
+    const g = r.gate;
+    const verdict = g.verdict.charAt(0).toUpperCase() + g.verdict.slice(1);
+    const names = r.benchmarks.slice(0, 3).map((b) => quote(b.name.slice(0, 40)));
+    const more = r.benchmarks.length > 3 ? ` and ${r.benchmarks.length - 3} more` : "";
+    const candidate = g.candidate === null ? "" : `, candidate ${quote(g.candidate.slice(0, 40))}`;
+    return `${verdict} (rank.require: ${g.require}${candidate}): ranked within ${r.benchmarks.length} benchmarks (${names.join(", ")}${more})`;
+}
+/** Markdown: the lines per benchmark, then each ranking within its share of `maxLength`. */
+function renderRankResultMarkdown(r, options = {}) {
+    if (!rank_benchmarks_isBenchmarksReport(r))
+        return renderRankMarkdown(r, options);
+    const f = MARKDOWN_INLINE;
+    const head = [
+        `## ${f.gen(`${rank_sections_RANK_TITLE} within ${r.benchmarks.length} benchmarks`)}`,
+        "",
+        f.gen(withinSentence(r)),
+        "",
+        ...r.benchmarks.map((b) => `- ${benchmarkLine(r, b, f)}`),
+        "",
+    ].join("\n");
+    const max = options.maxLength ?? COMMENT_BODY_MAX;
+    const headings = r.benchmarks.map((b) => `\n## ${heading(b, f)}\n\n`);
+    const room = max - head.length - headings.reduce((n, h) => n + h.length, 0);
+    const share = Math.max(0, Math.floor(room / r.benchmarks.length));
+    const parts = r.benchmarks.map((b, i) => `${headings[i] ?? ""}${renderRankMarkdown(render_rank_benchmarks_benchmarkReport(r, b), { maxLength: share })}`);
+    return head + parts.join("");
+}
+/** Plain text: the lines per benchmark, then each ranking under a line that names its benchmark. */
+function renderRankResultText(r) {
+    if (!isBenchmarksReport(r))
+        return renderRankText(r);
+    const f = TEXT_INLINE;
+    const out = [
+        `${RANK_TITLE} within ${r.benchmarks.length} benchmarks`,
+        "",
+        withinSentence(r),
+        "",
+        ...r.benchmarks.map((b) => `- ${benchmarkLine(r, b, f)}`),
+    ];
+    for (const b of r.benchmarks)
+        out.push("", `=== ${heading(b, f)} ===`, "", renderRankText(render_rank_benchmarks_benchmarkReport(r, b)).trimEnd());
+    return out.join("\n") + "\n";
+}
+/** HTML: one page, the lines per benchmark, then each benchmark's ranking (its charts' ids made distinct). */
+function renderRankResultHtml(r) {
+    if (!isBenchmarksReport(r))
+        return renderRankHtml(r);
+    const f = HTML_INLINE;
+    const body = [
+        `<h1>${f.gen(`${RANK_TITLE} within ${r.benchmarks.length} benchmarks`)}</h1>`,
+        `<p>${f.gen(withinSentence(r))}</p>`,
+        `<ul>${r.benchmarks.map((b) => `<li>${benchmarkLine(r, b, f)}</li>`).join("\n")}</ul>`,
+    ];
+    r.benchmarks.forEach((b, i) => {
+        const section = rankHtmlBody(render_rank_benchmarks_benchmarkReport(r, b))
+            .join("\n")
+            .replaceAll("score-chart-title", `score-chart-title-${i + 1}`);
+        body.push(`<section>`, `<h1>${heading(b, f)}</h1>`, section, `</section>`);
+    });
+    return htmlDocument(RANK_TITLE, body.join("\n"));
 }
 
 ;// CONCATENATED MODULE: ./src/read/read-models.ts
@@ -84958,7 +85880,6 @@ async function readRankInputs(req) {
 
 
 
-
 /** The outputs rank mode sets (evaluate's figures are not set: they describe one pair). */
 const RANK_OUTPUT_NAMES = (/* unused pure expression or super */ null && ([
     "verdict",
@@ -84984,8 +85905,8 @@ function rankDigest(report) {
 }
 /** The gate block, then the ranking within what is left of `max` characters. */
 function rankMarkdown(report, title, max) {
-    const gate = renderRankGateMarkdown(report, title) + "\n";
-    return gate + renderRankMarkdown(report, { maxLength: Math.max(0, max - gate.length) });
+    const gate = renderRankResultGateMarkdown(report, title) + "\n";
+    return gate + renderRankResultMarkdown(report, { maxLength: Math.max(0, max - gate.length) });
 }
 /** The sticky comment body: the marker, the hidden key and digest lines, the gate and the ranking. */
 function rankCommentBody(report, title, key) {
@@ -85001,7 +85922,7 @@ async function decideRank(run, plan) {
     const { log } = deps;
     const { report, conclusion } = await log.group("Reading the results", async () => {
         const read = await readRankInputs({ ...run.read, models: inputs.rank.models });
-        const ranked = runRank(read.data, read.policy, {
+        const ranked = rankByBenchmark(read.data, read.policy, {
             reference: plan.reference,
             candidate: plan.candidate,
             toolVersion: TOOL_VERSION,
@@ -85049,7 +85970,7 @@ const rankMode = {
     firstReason: (report) => report.gate.reasons[0],
     logReasons: (report) => report.gate.reasons,
     warnings: (report) => report.warnings,
-    title: rankGateTitle,
+    title: rankResultTitle,
     render: rankMarkdown,
     outputs: rankOutputs,
 };

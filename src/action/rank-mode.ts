@@ -8,10 +8,13 @@
  */
 import { createHash } from "node:crypto";
 import { planRank, type RankPlan } from "../core/rank/plan-rank.js";
-import { runRank } from "../core/rank/rank.js";
-import { rankGateTitle, renderRankGateMarkdown } from "../core/rank/render-rank-gate.js";
-import { renderRankMarkdown } from "../core/rank/render-rank-markdown.js";
-import type { RankReport } from "../core/rank/rank-types.js";
+import { rankByBenchmark } from "../core/rank/rank-benchmarks.js";
+import {
+  rankResultTitle,
+  renderRankResultGateMarkdown,
+  renderRankResultMarkdown,
+} from "../core/rank/render-rank-benchmarks.js";
+import type { RankResult } from "../core/rank/rank-types.js";
 import { COMMENT_MARKER } from "../core/report/escape.js";
 import { COMMENT_BODY_MAX } from "../core/report/github-limits.js";
 import { quote } from "../core/quote.js";
@@ -33,10 +36,10 @@ export const RANK_OUTPUT_NAMES = [
   "comment-id",
 ] as const;
 
-export type RankActionResult = ActionResult<RankReport>;
+export type RankActionResult = ActionResult<RankResult>;
 
 /** The rank outputs of a report (without the ids known only after publishing). */
-export function rankOutputs(report: RankReport, reportPath: string): Record<string, string> {
+export function rankOutputs(report: RankResult, reportPath: string): Record<string, string> {
   return {
     verdict: report.gate.verdict,
     top: report.top ?? "",
@@ -46,20 +49,20 @@ export function rankOutputs(report: RankReport, reportPath: string): Record<stri
 }
 
 /** The digest `comment: on-change` compares: the report without its provenance (files, versions). */
-export function rankDigest(report: RankReport): string {
+export function rankDigest(report: RankResult): string {
   const shown = JSON.stringify(report, (key, value: unknown) => (key === "provenance" ? undefined : value));
   return createHash("sha256").update(shown, "utf8").digest("hex");
 }
 
 /** The gate block, then the ranking within what is left of `max` characters. */
-export function rankMarkdown(report: RankReport, title: string, max: number): string {
-  const gate = renderRankGateMarkdown(report, title) + "\n";
-  return gate + renderRankMarkdown(report, { maxLength: Math.max(0, max - gate.length) });
+export function rankMarkdown(report: RankResult, title: string, max: number): string {
+  const gate = renderRankResultGateMarkdown(report, title) + "\n";
+  return gate + renderRankResultMarkdown(report, { maxLength: Math.max(0, max - gate.length) });
 }
 
 /** The sticky comment body: the marker, the hidden key and digest lines, the gate and the ranking. */
 export function rankCommentBody(
-  report: RankReport,
+  report: RankResult,
   title: string,
   key: string,
 ): { body: string; digest: string } {
@@ -71,12 +74,12 @@ export function rankCommentBody(
 }
 
 /** Reads the export once for every model, ranks, and gates per the plan. */
-async function decideRank(run: ModeRun<RankActionInputs>, plan: RankPlan): Promise<Decided<RankReport>> {
+async function decideRank(run: ModeRun<RankActionInputs>, plan: RankPlan): Promise<Decided<RankResult>> {
   const { inputs, policy, deps } = run;
   const { log } = deps;
   const { report, conclusion } = await log.group("Reading the results", async () => {
     const read = await readRankInputs({ ...run.read, models: inputs.rank.models });
-    const ranked = runRank(read.data, read.policy, {
+    const ranked = rankByBenchmark(read.data, read.policy, {
       reference: plan.reference,
       candidate: plan.candidate,
       toolVersion: TOOL_VERSION,
@@ -112,7 +115,7 @@ async function decideRank(run: ModeRun<RankActionInputs>, plan: RankPlan): Promi
 }
 
 /** Rank: several models on one common task set, gated by the policy's rank.require. */
-export const rankMode: ActionMode<RankActionInputs, RankReport, RankPlan> = {
+export const rankMode: ActionMode<RankActionInputs, RankResult, RankPlan> = {
   defaultCheckName: DEFAULT_RANK_CHECK_NAME,
   gateName: "Model ranking gate",
   commentNoun: "Ranking comment",
@@ -134,7 +137,7 @@ export const rankMode: ActionMode<RankActionInputs, RankReport, RankPlan> = {
   firstReason: (report) => report.gate.reasons[0],
   logReasons: (report) => report.gate.reasons,
   warnings: (report) => report.warnings,
-  title: rankGateTitle,
+  title: rankResultTitle,
   render: rankMarkdown,
   outputs: rankOutputs,
 };

@@ -1,17 +1,19 @@
 /**
  * `model-gate rank`: several model configs ranked on one common task set (docs/rank.md). The
- * shell reads its inputs (src/read/read-models.ts), calls the pure core (runRank) and prints or
+ * shell reads its inputs (src/read/read-models.ts), calls the pure core (rankByBenchmark) and prints or
  * writes the report; the exit status is the gate's verdict (docs/rank.md "Gating").
  */
 import { resolve } from "node:path";
-import { renderRankHtml } from "../core/rank/render-rank-html.js";
 import { InputError } from "../core/errors.js";
 import { planRank } from "../core/rank/plan-rank.js";
-import { runRank } from "../core/rank/rank.js";
-import { renderRankGateMarkdown } from "../core/rank/render-rank-gate.js";
-import { renderRankMarkdown } from "../core/rank/render-rank-markdown.js";
+import { rankByBenchmark } from "../core/rank/rank-benchmarks.js";
+import {
+  renderRankResultGateMarkdown,
+  renderRankResultHtml,
+  renderRankResultMarkdown,
+  renderRankResultText,
+} from "../core/rank/render-rank-benchmarks.js";
 import { neutraliseLogLines } from "../core/report/escape.js";
-import { renderRankText } from "../core/rank/render-rank-text.js";
 import { jsonChunks } from "../core/report/report-json.js";
 import { checkOutputTarget } from "../io/file-kind.js";
 import { expandFileArgs } from "../io/glob.js";
@@ -32,7 +34,8 @@ export const RANK_HELP = `Usage: model-gate rank --results F [F ...] --policy P 
 
 Ranks several model configs on one common task set: every pair's margin with its validity
 bounds and run variance, Holm's step-down over the pairs, rank intervals and the groups of
-models the evidence cannot order (docs/rank.md).
+models the evidence cannot order (docs/rank.md). An export of several benchmarks is ranked
+within each benchmark; the gate passes only if it passes in every one.
 
 Required:
   --results F [F ...]     results export files (.jsonl or .jsonl.gz), as for evaluate.
@@ -152,7 +155,7 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
     displayPath: (p) => displayAs(p, inputs, abs),
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
   });
-  const report = runRank(rankInputs.data, rankInputs.policy, {
+  const report = rankByBenchmark(rankInputs.data, rankInputs.policy, {
     reference: plan.reference,
     candidate: plan.candidate,
     toolVersion: TOOL_VERSION,
@@ -170,10 +173,13 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
       io.stdout(
         (gated
           ? neutraliseLogLines(`Rank gate: ${report.gate.verdict}. ${report.gate.reasons.join(" ")}`) + "\n\n"
-          : "") + renderRankText(report),
+          : "") + renderRankResultText(report),
       );
-    else if (format === "html") io.stdout(renderRankHtml(report));
-    else io.stdout((gated ? renderRankGateMarkdown(report, null) + "\n" : "") + renderRankMarkdown(report));
+    else if (format === "html") io.stdout(renderRankResultHtml(report));
+    else
+      io.stdout(
+        (gated ? renderRankResultGateMarkdown(report, null) + "\n" : "") + renderRankResultMarkdown(report),
+      );
   }
   return VERDICT_EXIT[report.gate.verdict];
 }

@@ -88,6 +88,8 @@ async function run(
   opts: {
     inputs?: Record<string, string>;
     tasks?: readonly MultiTask[];
+    /** The export's rows as written (instead of `tasks`). */
+    lines?: readonly string[];
     policy: string;
     event?: "pull_request" | "push";
   },
@@ -99,7 +101,7 @@ async function run(
     mkdirSync(dirname(join(workspace, rel)), { recursive: true });
     writeFileSync(join(workspace, rel), text);
   };
-  write(RESULTS_PATH, multiLines(opts.tasks ?? CLEAR_TOP).join("\n") + "\n");
+  write(RESULTS_PATH, (opts.lines ?? multiLines(opts.tasks ?? CLEAR_TOP)).join("\n") + "\n");
   write(POLICY_PATH, opts.policy);
   mkdirSync(join(root, "temp"));
   const event = opts.event ?? "pull_request";
@@ -363,7 +365,7 @@ describe("rank mode: the gate per the policy's rank.require", () => {
     const f = await startFake(policy);
     const tie = await run(f, { policy, inputs: { candidate: "cfg-b" } });
     expect(tie.outputs["verdict"]).toBe("unresolved");
-    expect(tie.result?.report.reference).toBe("cfg-c");
+    expect(tie.result?.report).toMatchObject({ reference: "cfg-c" });
     const above = await run(f, { policy, inputs: { candidate: "cfg-a", reference: "cfg-b" } });
     expect(above.outputs["verdict"]).toBe("accept");
     expect(above.result?.report.gate.reasons).toEqual(['"cfg-a" is ordered above the reference "cfg-b".']);
@@ -526,5 +528,46 @@ describe("rank mode: a pull request that edits the policy", () => {
     expect(f.comments[0]?.body).toContain(
       "> ⚠️ This change edits the policy gate/policy\\.yaml; the base commit's version decides, and the edit applies once merged\\.",
     );
+  });
+});
+
+describe("rank mode: an export of several benchmarks", () => {
+  /** CLEAR_TOP as the benchmark "public" (cfg-a first), TIED_TOP as "private-canary" (cfg-a and cfg-b could be first). */
+  const lines = [
+    ...multiLines(CLEAR_TOP).map((l) => JSON.stringify({ ...JSON.parse(l), benchmark: "public" })),
+    ...multiLines(TIED_TOP.map((t) => ({ ...t, id: `canary-${t.id}` }))).map((l) =>
+      JSON.stringify({ ...JSON.parse(l), benchmark: "private-canary" }),
+    ),
+  ];
+
+  it("ranks within each and gates conservatively: accept in both, or reject in one", async () => {
+    const f = await startFake(TOP_GROUP);
+    const both = await run(f, { policy: TOP_GROUP, lines, inputs: { candidate: "cfg-a" } });
+    expect(both.error).toBeNull();
+    expect(both.outputs["verdict"]).toBe("accept");
+    // cfg-a is not resolved first in the canary: no model is first in every benchmark.
+    expect(both.outputs["top"]).toBe("");
+    expect(both.outputs["top-resolved"]).toBe("false");
+    const report = reportOf(both) as unknown as { benchmarks: { name: string; top: string | null }[] };
+    expect(report.benchmarks.map((b) => [b.name, b.top])).toEqual([
+      ["private-canary", null],
+      ["public", "cfg-a"],
+    ]);
+    expect(f.checkRuns[0]?.output.title).toBe(
+      'Accept (rank.require: top_group, candidate "cfg-a"): ranked within 2 benchmarks ("private-canary", "public")',
+    );
+    expect(both.summary).toContain("## ✅ accept — rank gate");
+    expect(both.summary).toContain("Ranked within each of 2 benchmarks");
+    expect(both.summary).toContain(
+      "- Benchmark <code>public</code>: <code>cfg\\-a</code> is first: ordered above every other model; 60 common valid tasks; rank gate: accept.",
+    );
+    const one = await run(f, { policy: TOP_GROUP, lines, inputs: { candidate: "cfg-b" } });
+    expect(one.outputs["verdict"]).toBe("reject");
+    expect(one.result?.report.gate.reasons.some((r) => r.startsWith('Benchmark "public" (reject): '))).toBe(
+      true,
+    );
+    expect(
+      one.result?.report.gate.reasons.some((r) => r.startsWith('Benchmark "private-canary" (accept): ')),
+    ).toBe(true);
   });
 });

@@ -44,7 +44,7 @@ describe("model-gate rank", () => {
     expect(run.stderr).toBe("");
     const r = JSON.parse(run.stdout) as RankReport;
     expect(r).toMatchObject({
-      schema_version: "1.3.0",
+      schema_version: "1.4.0",
       kind: "rank",
       adjustment: { method: "holm", pairs: 3, directional_claims: 6, family_alpha: 1 - 0.95 },
     });

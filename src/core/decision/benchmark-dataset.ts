@@ -23,6 +23,10 @@ import {
 } from "../model.js";
 
 /** The tasks of `base` at `indices` (ascending), read through. */
+export function subsetTable(base: TaskTable, indices: Uint32Array): TaskTable {
+  return new SubsetTable(base, indices);
+}
+
 class SubsetTable implements TaskTable {
   constructor(
     private readonly base: TaskTable,
@@ -90,7 +94,7 @@ class SubsetTable implements TaskTable {
   }
 }
 
-function subsetColumn(c: MetricColumn | undefined, indices: Uint32Array): MetricColumn | undefined {
+export function subsetColumn(c: MetricColumn | undefined, indices: Uint32Array): MetricColumn | undefined {
   if (c === undefined) return undefined;
   const sum = new Float64Array(indices.length);
   const count = new Float64Array(indices.length);
@@ -133,8 +137,8 @@ function summaryOn(
   };
 }
 
-/** The task indices of each benchmark of the Dataset, by name. */
-export function benchmarkIndices(dataset: Dataset): Map<string, Uint32Array> {
+/** The task indices of each benchmark of the Dataset (or the rank's ModelsDataset), by name. */
+export function benchmarkIndices(dataset: { readonly tasks: TaskTable }): Map<string, Uint32Array> {
   const lists = new Map<string, number[]>();
   const tasks = dataset.tasks;
   for (let i = 0; i < tasks.length; i++) {

@@ -17,7 +17,7 @@ import type { InfraErrorsMode, RankRequirement } from "../policy/policy-types.js
 import type { InfluentialTask, Verdict } from "../verdict-types.js";
 
 /** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
-export const RANK_SCHEMA_VERSION = "1.3.0";
+export const RANK_SCHEMA_VERSION = "1.4.0";
 
 /**
  * Several models read from one export: every task any of them ran (broken included), sorted by
@@ -229,3 +229,30 @@ export interface RankReport {
     readonly tool_version: string;
   };
 }
+
+/** One benchmark's ranking in the report of several (1.4.0): its name and its rank report. */
+export type RankBenchmark = { readonly name: string } & Omit<RankReport, "schema_version" | "kind">;
+
+/**
+ * The rank report of an export of several benchmarks (1.4.0; docs/rank.md "Several benchmarks"):
+ * a ranking per benchmark, in name order, and the rank gate over all of them.
+ */
+export interface RankBenchmarksReport {
+  readonly schema_version: string;
+  readonly kind: "rank";
+  /** Always true: the models were ranked within each benchmark, never across them. */
+  readonly ranked_within_benchmarks: true;
+  /** The model resolved first in every benchmark; null when none is. */
+  readonly top: string | null;
+  readonly top_resolved: boolean;
+  /** Accept when every benchmark's gate accepts, reject when one rejects, else unresolved. */
+  readonly gate: RankGate;
+  /** Every benchmark's warnings, each once. */
+  readonly warnings: readonly string[];
+  readonly benchmarks: readonly RankBenchmark[];
+  /** The export's (the first benchmark's, with every benchmark's dataset and review revisions). */
+  readonly provenance: RankReport["provenance"];
+}
+
+/** What rank reports: one ranking, or one per benchmark. */
+export type RankResult = RankReport | RankBenchmarksReport;

@@ -86,13 +86,6 @@ export function rewrittenGate(require: RankRequirement, candidate: string | null
   };
 }
 
-/** The benchmarks of the ranked tasks, sorted. */
-function benchmarksOf(data: ModelsDataset): string[] {
-  const names = new Set<string>();
-  for (let i = 0; i < data.tasks.length; i++) names.add(data.tasks.benchmark(i));
-  return [...names].sort(compareCodeUnits);
-}
-
 export function rankWarnings(
   data: ModelsDataset,
   gate: GatePolicy,
@@ -134,13 +127,6 @@ export function rankWarnings(
   if (policy.require_same_harness && harness.length > 1) {
     out.push(
       `The ranked models ran on ${harness.length} harness revisions (${harness.slice(0, 5).map(quote).join(", ")}${harness.length > 5 ? ", …" : ""}); the policy requires one.`,
-    );
-  }
-  const benchmarks = benchmarksOf(data);
-  if (benchmarks.length > 1) {
-    // evaluate decides each benchmark alone (docs/spec.md §4.6); the ranking does not split yet.
-    out.push(
-      `The export holds ${benchmarks.length} benchmarks (${benchmarks.slice(0, 5).map(quote).join(", ")}${benchmarks.length > 5 ? ", …" : ""}): this ranking pools their tasks as one set; rank one benchmark's rows to compare the models within it.`,
     );
   }
   if (clustered !== null) out.push(clustered);

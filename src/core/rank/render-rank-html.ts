@@ -148,6 +148,11 @@ function gateSection(r: RankReport): string[] {
 
 /** The page. Deterministic: the same report gives the same bytes. */
 export function renderRankHtml(r: RankReport): string {
+  return htmlDocument(RANK_TITLE, rankHtmlBody(r).join("\n"));
+}
+
+/** The page's body: the gate block (when gating on a candidate), the ranking, its tables. */
+export function rankHtmlBody(r: RankReport): string[] {
   const head = rankHeader(r, f);
   const body: string[] = [...gateSection(r), `<h1>${head.title}</h1>`, ...head.summary.map((s) => p(s))];
   // rankHeader escapes every warning; the page shows the first HTML_WARNINGS_MAX of them.
@@ -185,5 +190,5 @@ export function renderRankHtml(r: RankReport): string {
     body,
     settingsLines(r, f).map((s) => p(s, "small")),
   );
-  return htmlDocument(RANK_TITLE, body.join("\n"));
+  return body;
 }
