@@ -83486,34 +83486,36 @@ function rankMetricMeans(data, set, k) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/core/rank/holm.ts
+;// CONCATENATED MODULE: ./src/core/rank/step-down.ts
 /**
- * Holm's step-down over the 2m directional claims of a ranking (docs/rank.md "Multiplicity"). Each
- * of the m pairs carries two claims, "a above b" (LCB > 0) and "b above a" (UCB < 0). Holm's
- * procedure over all 2m claims tests, after r claims are made, every claim not yet made at
- * α/(2m − r). Its family-wise error is at most α for any true margins — a tied pair (Δ = 0) has
- * both claims wrong, an untied pair one — with no assumption on how the pairs depend on each
- * other, because each claim's bound alone holds with probability 1 − its level (Holm 1979).
- * The reverse claim of an ordered pair stays in the count: LCB ≤ Δ_L ≤ Δ_H ≤ UCB, so it can never
- * be made, but it is one of the claims the bound is over.
+ * The step-down over the pairs of a ranking (docs/rank.md "Multiplicity"). Each of the m pairs
+ * carries two directional claims, "a above b" (LCB > 0) and "b above a" (UCB < 0). A schedule
+ * gives the one-sided level every claim not yet made is tested at, from how many pairs are ordered
+ * and which: the gate's is the max-t step-down (max-t.ts), whose critical value is the (1 − α)
+ * quantile of the largest |t| over the pairs still unordered, never stricter than Holm's
+ * α/(2(m − r)); the others (Holm over the 2m claims, the former one-sided α/(m − r)) are there so
+ * that scripts/simulate-rank.mjs can run them on the same data.
  *
  * The batch form below orders, in each round, every pair that clears the current level, then
- * raises the level and goes again until a round orders nothing: since the level only grows as r
- * grows, a claim made by the sequential procedure (one claim at a time, smallest p-value first) is
- * made here and no other, and this needs no p-value. The level schedule is a parameter only so
- * that scripts/simulate-rank.mjs can run other schedules on the same data; the gate uses
- * DIRECTIONAL_HOLM.
+ * recomputes the level and goes again until a round orders nothing. Every schedule here gives a
+ * level that only grows as pairs are ordered (a maximum over fewer pairs is smaller), so a claim
+ * made by the sequential procedure (one claim at a time, smallest p-value first) is made here and
+ * no other, and this needs no p-value.
  */
 
 /**
  * The family's guarantee in one sentence, as every format states it (the report JSON's
  * adjustment.guarantee, the Markdown, text and HTML summaries).
  */
-function familyGuarantee(alpha, m) {
-    return (`The chance that any ordering claim here is wrong — ties included, and whichever way the open labels resolve — is at most α = ${format_number_formatPercent(alpha)}: ` +
-        `Holm's step-down over the ${2 * m} directional claims (two a pair), each one-sided at α/(2m − r) after r orderings.`);
+function familyGuarantee(alpha, m, method, draws) {
+    const head = `The chance that any ordering claim here is wrong — ties included, and whichever way the open labels resolve — is at most α = ${format_number_formatPercent(alpha)}: `;
+    const pairs = m === 1 ? "the one pair" : `the ${m} pairs`;
+    if (method === "holm_pairs")
+        return `${head}Holm's step-down over ${pairs}, each side of a pair still unordered one-sided at α/(2(m − r)) after r orderings.`;
+    return (`${head}a max-t step-down over ${pairs}, each round ordering the pairs whose t clears the ${format_number_formatPercent(1 - alpha)} point of the largest |t| among the pairs still unordered ` +
+        `(their correlation, ${draws.toLocaleString("en-US")} fixed-seed normal draws), never stricter than Holm's α/(2(m − r)) after r orderings.`);
 }
-/** Holm over the 2m directional claims: α/(2m − r). */
+/** Holm over the 2m directional claims: α/(2m − r) (the gate's before rank schema 1.5.0). */
 const DIRECTIONAL_HOLM = (alpha, m, r) => alpha / (2 * m - r);
 function isOrdered(b) {
     return (b.lcb !== null && b.lcb > 0) || (b.ucb !== null && b.ucb < 0);
@@ -83524,7 +83526,7 @@ function isOrdered(b) {
  * UCB whatever the quantile): such a pair is not recomputed in later rounds, only once at the
  * last level, so that every unresolved pair reports its bounds at the level it was last tested at.
  */
-function holm_holmStepDown(m, alpha, boundsAt, neverOrdered = () => false, schedule = DIRECTIONAL_HOLM) {
+function stepDown(m, alpha, boundsAt, neverOrdered = () => false, schedule = DIRECTIONAL_HOLM) {
     const bounds = new Array(m);
     const level = new Float64Array(m);
     const round = new Uint32Array(m);
@@ -83532,10 +83534,10 @@ function holm_holmStepDown(m, alpha, boundsAt, neverOrdered = () => false, sched
     const stuck = new Uint8Array(m);
     let r = 0;
     let rounds = 0;
-    let current = schedule(alpha, m, 0);
+    let current = schedule(alpha, m, 0, ordered);
     while (r < m) {
         rounds++;
-        current = schedule(alpha, m, r);
+        current = schedule(alpha, m, r, ordered);
         let newly = 0;
         for (let p = 0; p < m; p++) {
             if (ordered[p] === 1 || stuck[p] === 1)
@@ -83564,6 +83566,325 @@ function holm_holmStepDown(m, alpha, boundsAt, neverOrdered = () => false, sched
         round[p] = rounds;
     }
     return { bounds, level, round, ordered, rounds, orderedPairs: r, finalLevel: current };
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/rank-pairs.ts
+
+
+
+/** The validity band holds 0 (touching counts): no level can order the pair (LCB ≤ Δ_L ≤ 0 ≤ Δ_H ≤ UCB). */
+function bandHoldsZero(lower, upper) {
+    return lower === null || upper === null || (lower <= 0 && upper >= 0);
+}
+/**
+ * Why an unordered pair is unordered: `validity` when the open labels can move its margin and 0 is
+ * within the band they span (Δ_L ≤ 0 ≤ Δ_H, Δ_L < Δ_H: reviews could decide it); else
+ * `run_variance` — the band excludes 0 but run variance does not, or the band is the single point
+ * 0 (an exact score tie no review can move: only more tasks or attempts could order it).
+ */
+function unresolvedBy(lower, upper) {
+    if (lower === null || upper === null)
+        return "validity";
+    return lower <= 0 && upper >= 0 && lower < upper ? "validity" : "run_variance";
+}
+/** The pairs (a, b), a before b in the models' order, as indices. */
+function pairIndices(k) {
+    const out = [];
+    for (let a = 0; a < k; a++)
+        for (let b = a + 1; b < k; b++)
+            out.push([a, b]);
+    return out;
+}
+/** Index of the pair {i, j} in pairIndices(k) order. */
+function pairIndex(k, i, j) {
+    const [a, b] = i < j ? [i, j] : [j, i];
+    return a * k - (a * (a + 1)) / 2 + (b - a - 1);
+}
+/**
+ * analyseMargin for pair (a, b) of the common set, d = m_a − m_b, and the Dataset view it reads
+ * (what influentialTasks reads too: records by index).
+ */
+function pairAnalyser(data, set, tasks, infra) {
+    const pairDataset = (a, b) => ({
+        tasks,
+        baseline: data.summaries[b],
+        candidate: data.summaries[a],
+        modelsPresent: data.modelsPresent,
+        inputs: data.inputs,
+        rowsRead: data.rowsRead,
+        reviewRevisions: data.reviewRevisions,
+    });
+    return {
+        pairDataset,
+        analyse: (a, b, margin) => analyseMargin(pairDataset(a, b), { infra, margin }, pairColumns(set, a, b)),
+    };
+}
+/**
+ * The step-down over every pair of k models at `schedule`'s levels (the gate's: max-t.ts
+ * maxTSchedule), each pair analysed with `margin` at its level.
+ */
+function orderPairs(k, analyse, margin, schedule) {
+    const pairs = pairIndices(k);
+    const steps = stepDown(pairs.length, 1 - margin.confidence, (p, level) => {
+        const [a, b] = pairs[p];
+        const x = analyse(a, b, { ...margin, confidence: 1 - level });
+        return {
+            lcb: x.lcb,
+            ucb: x.ucb,
+            margin: x.margin,
+            orderMargin: x.margin ??
+                (x.observedLow === null || x.observedHigh === null ? null : (x.observedLow + x.observedHigh) / 2),
+            marginLower: x.marginLower,
+            marginUpper: x.marginUpper,
+            se: x.seValid,
+            nu: x.nuValid,
+            lcbKind: x.lcbKind,
+            ucbKind: x.ucbKind,
+            tasksWithoutCluster: x.tasksWithoutCluster,
+        };
+    }, (_, x) => bandHoldsZero(x.marginLower, x.marginUpper) || x.lcb === null || x.ucb === null, schedule);
+    const above = new Uint8Array(k * k);
+    pairs.forEach(([a, b], p) => {
+        if (steps.ordered[p] !== 1)
+            return;
+        const x = steps.bounds[p];
+        if (x.lcb !== null && x.lcb > 0)
+            above[a * k + b] = 1;
+        else
+            above[b * k + a] = 1;
+    });
+    return { pairs, steps, above };
+}
+/**
+ * The models in score order (best first): by the pairs' margins, whose sign is exact (a margin of
+ * exactly 0 is a tie, whatever the floating-point scores), then by model id (code units).
+ */
+function scoreOrder(models, bounds) {
+    const k = models.length;
+    return Array.from({ length: k }, (_, i) => i).sort((i, j) => {
+        const x = bounds[pairIndex(k, i, j)];
+        const margin = x?.orderMargin ?? null;
+        if (margin !== null && margin !== 0) {
+            // margin = score_min(i,j) − score_max(i,j): positive puts the first-given model first.
+            const firstAbove = margin > 0;
+            return i < j === firstAbove ? -1 : 1;
+        }
+        const a = models[i];
+        const b = models[j];
+        return a < b ? -1 : a > b ? 1 : 0;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/core/rank/max-t.ts
+
+
+
+
+/** How many normal draws the quantile is taken over: its Monte-Carlo error is ~0.01 in t at 5%. */
+const MAX_T_DRAWS = 10_000;
+/** The draws' fixed seed: a ranking is a function of its inputs alone. */
+const MAX_T_SEED = 20_050_101;
+/**
+ * Σ of the models' mean scores on the common set's labelled-valid tasks (the point estimate's
+ * set), up to a common factor (only correlations and ratios are used): paired, Σ_ab = Σ_j
+ * (s_aj − s̄_a)(s_bj − s̄_b); clustered, the same over the clusters' sums of centred scores (a task
+ * without a cluster is a cluster of its own). A task's score is pass / K*, and under
+ * `infra_errors: bound` the middle of its range. null with fewer than 2 such tasks.
+ */
+function scoreCovariance(set, infra, standardError) {
+    const k = set.counts.length;
+    const rows = [];
+    for (let j = 0; j < set.validity.length; j++) {
+        if (set.validity[j] !== VALID_CODE)
+            continue;
+        if (set.counts.every((c) => effectiveAttempts(c[j], infra) > 0))
+            rows.push(j);
+    }
+    if (rows.length < 2)
+        return null;
+    const score = (m, j) => {
+        const c = set.counts[m]?.[j];
+        return (c.pass + lostResults(c, infra) / 2) / effectiveAttempts(c, infra);
+    };
+    const mean = new Float64Array(k);
+    for (const j of rows)
+        for (let m = 0; m < k; m++)
+            mean[m] = mean[m] + score(m, j);
+    for (let m = 0; m < k; m++)
+        mean[m] = mean[m] / rows.length;
+    // The units the covariance sums over: tasks (paired) or clusters (clustered).
+    const unitOf = new Map();
+    const unit = (j) => {
+        const c = standardError === "clustered" ? set.cluster[j] : -1;
+        const key = c < 0 ? -1 - j : c;
+        let u = unitOf.get(key);
+        if (u === undefined) {
+            u = unitOf.size;
+            unitOf.set(key, u);
+        }
+        return u;
+    };
+    const sums = [];
+    for (const j of rows) {
+        const u = unit(j);
+        const s = sums[u] ?? (sums[u] = new Float64Array(k));
+        for (let m = 0; m < k; m++)
+            s[m] = s[m] + score(m, j) - mean[m];
+    }
+    const cov = new Float64Array(k * k);
+    for (const s of sums) {
+        for (let a = 0; a < k; a++) {
+            const sa = s[a];
+            if (sa === 0)
+                continue;
+            for (let b = 0; b < k; b++)
+                cov[a * k + b] = cov[a * k + b] + sa * s[b];
+        }
+    }
+    return cov;
+}
+/**
+ * L with L·Lᵀ = Σ (k × k, row-major), for a positive semidefinite Σ: a pivot that is zero up to
+ * rounding (two models with the same scores, or one that is a mix of others) gets a zero column,
+ * so that model's draw is the combination of the others' that Σ says it is.
+ */
+function semidefiniteCholesky(cov, k) {
+    const l = new Float64Array(k * k);
+    let scale = 0;
+    for (let i = 0; i < k; i++)
+        scale = Math.max(scale, cov[i * k + i]);
+    const tiny = scale * 1e-12;
+    for (let j = 0; j < k; j++) {
+        let d = cov[j * k + j];
+        for (let p = 0; p < j; p++)
+            d -= l[j * k + p] ** 2;
+        if (!(d > tiny))
+            continue;
+        const root = Math.sqrt(d);
+        l[j * k + j] = root;
+        for (let i = j + 1; i < k; i++) {
+            let s = cov[i * k + j];
+            for (let p = 0; p < j; p++)
+                s -= l[i * k + p] * l[j * k + p];
+            l[i * k + j] = s / root;
+        }
+    }
+    return l;
+}
+/** mulberry32: a small seeded generator of uniforms in [0, 1). */
+function uniforms(seed) {
+    let a = seed >>> 0;
+    return () => {
+        a = (a + 0x6d2b79f5) >>> 0;
+        let t = a;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+}
+/** `draws` × k standard normals (Box–Muller), then each row multiplied by L: draws of the models' Z. */
+function modelDraws(l, k, draws, seed) {
+    const next = uniforms(seed);
+    const e = new Float64Array(k);
+    const z = new Float64Array(draws * k);
+    for (let b = 0; b < draws; b++) {
+        for (let i = 0; i < k; i += 2) {
+            const r = Math.sqrt(-2 * Math.log(1 - next()));
+            const angle = 2 * Math.PI * next();
+            e[i] = r * Math.cos(angle);
+            if (i + 1 < k)
+                e[i + 1] = r * Math.sin(angle);
+        }
+        for (let i = 0; i < k; i++) {
+            let s = 0;
+            for (let p = 0; p <= i; p++)
+                s += l[i * k + p] * e[p];
+            z[b * k + i] = s;
+        }
+    }
+    return z;
+}
+/** The one-sided level whose normal quantile is c: Φ(−c), by bisection on Φ⁻¹ (in (0, ½]). */
+function max_t_upperTail(c) {
+    if (!(c > 0))
+        return 0.5;
+    let lo = 0;
+    let hi = 0.5;
+    for (let i = 0; i < 2000; i++) {
+        const mid = (lo + hi) / 2;
+        if (mid === lo || mid === hi)
+            break;
+        // Φ⁻¹ rises with its argument; the lower tail keeps small levels exact (1 − 10⁻⁹ would not).
+        if (normalQuantile(mid) < -c)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+/** Holm's level for one side of each of the pairs still unordered: α/(2(m − r)). */
+const PAIRWISE_HOLM = (alpha, m, r) => alpha / (2 * (m - r));
+/**
+ * The max-t step-down's schedule for the pairs (a, b) of `pairs`: after some pairs are ordered,
+ * each side of every pair still unordered is tested one-sided at Φ(−c), c the (1 − α) quantile
+ * over the draws of max |t| over those pairs, but never at a level below PAIRWISE_HOLM's. A pair
+ * whose scores do not differ on any task (zero variance) cannot move the maximum and is left out
+ * of it; with one pair left, or no covariance (fewer than 2 valid tasks), the level is Holm's.
+ */
+function maxTSchedule(cov, pairs, k, draws = MAX_T_DRAWS, seed = MAX_T_SEED) {
+    if (cov === null || pairs.length < 2)
+        return PAIRWISE_HOLM;
+    const z = modelDraws(semidefiniteCholesky(cov, k), k, draws, seed);
+    const scale = Math.max(...Array.from({ length: k }, (_, i) => cov[i * k + i]));
+    const inverseSd = pairs.map(([a, b]) => {
+        const v = cov[a * k + a] + cov[b * k + b] - 2 * cov[a * k + b];
+        return v > scale * 1e-12 ? 1 / Math.sqrt(v) : 0;
+    });
+    const largest = new Float64Array(draws);
+    const cache = new Map();
+    return (alpha, m, r, ordered) => {
+        const holm = PAIRWISE_HOLM(alpha, m, r, ordered);
+        const open = [];
+        for (let p = 0; p < m; p++)
+            if (ordered?.[p] !== 1 && inverseSd[p] > 0)
+                open.push(p);
+        if (m - r < 2 || open.length === 0)
+            return holm;
+        const key = `${alpha} ${open.join(",")}`;
+        const known = cache.get(key);
+        if (known !== undefined)
+            return Math.max(known, holm);
+        for (let b = 0; b < draws; b++) {
+            let max = 0;
+            const row = b * k;
+            for (const p of open) {
+                const [x, y] = pairs[p];
+                const t = Math.abs(z[row + x] - z[row + y]) * inverseSd[p];
+                if (t > max)
+                    max = t;
+            }
+            largest[b] = max;
+        }
+        largest.sort();
+        const c = largest[Math.min(draws - 1, Math.ceil((1 - alpha) * draws) - 1)];
+        const level = max_t_upperTail(c);
+        cache.set(key, level);
+        return Math.max(level, holm);
+    };
+}
+/**
+ * The gate's procedure for a ranking of k models on `set`. With a paired SE, the max-t step-down.
+ * With a clustered SE, Holm at α/(2(m − r)): each pair's clustered bound is itself only near its
+ * level with few clusters (about 1.2 times it in the far tail with 25, docs/rank.md), and Holm's
+ * slack absorbs that where max-t, which spends α exactly, would not.
+ */
+function rankProcedure(set, infra, standardError, k) {
+    if (standardError === "clustered")
+        return { method: "holm_pairs", schedule: PAIRWISE_HOLM };
+    return {
+        method: "max_t",
+        schedule: maxTSchedule(scoreCovariance(set, infra, standardError), pairIndices(k), k),
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank-as-of-review.ts
@@ -83638,110 +83959,6 @@ function rankOrder(k, above, order) {
         }
     }
     return { rankLow, rankHigh, group, groups };
-}
-
-;// CONCATENATED MODULE: ./src/core/rank/rank-pairs.ts
-
-
-
-/** The validity band holds 0 (touching counts): no level can order the pair (LCB ≤ Δ_L ≤ 0 ≤ Δ_H ≤ UCB). */
-function bandHoldsZero(lower, upper) {
-    return lower === null || upper === null || (lower <= 0 && upper >= 0);
-}
-/**
- * Why an unordered pair is unordered: `validity` when the open labels can move its margin and 0 is
- * within the band they span (Δ_L ≤ 0 ≤ Δ_H, Δ_L < Δ_H: reviews could decide it); else
- * `run_variance` — the band excludes 0 but run variance does not, or the band is the single point
- * 0 (an exact score tie no review can move: only more tasks or attempts could order it).
- */
-function unresolvedBy(lower, upper) {
-    if (lower === null || upper === null)
-        return "validity";
-    return lower <= 0 && upper >= 0 && lower < upper ? "validity" : "run_variance";
-}
-/** The pairs (a, b), a before b in the models' order, as indices. */
-function pairIndices(k) {
-    const out = [];
-    for (let a = 0; a < k; a++)
-        for (let b = a + 1; b < k; b++)
-            out.push([a, b]);
-    return out;
-}
-/** Index of the pair {i, j} in pairIndices(k) order. */
-function pairIndex(k, i, j) {
-    const [a, b] = i < j ? [i, j] : [j, i];
-    return a * k - (a * (a + 1)) / 2 + (b - a - 1);
-}
-/**
- * analyseMargin for pair (a, b) of the common set, d = m_a − m_b, and the Dataset view it reads
- * (what influentialTasks reads too: records by index).
- */
-function pairAnalyser(data, set, tasks, infra) {
-    const pairDataset = (a, b) => ({
-        tasks,
-        baseline: data.summaries[b],
-        candidate: data.summaries[a],
-        modelsPresent: data.modelsPresent,
-        inputs: data.inputs,
-        rowsRead: data.rowsRead,
-        reviewRevisions: data.reviewRevisions,
-    });
-    return {
-        pairDataset,
-        analyse: (a, b, margin) => analyseMargin(pairDataset(a, b), { infra, margin }, pairColumns(set, a, b)),
-    };
-}
-/** Holm's step-down over every pair of k models, each pair analysed with `margin` at its level. */
-function orderPairs(k, analyse, margin, schedule = DIRECTIONAL_HOLM) {
-    const pairs = pairIndices(k);
-    const holm = holm_holmStepDown(pairs.length, 1 - margin.confidence, (p, level) => {
-        const [a, b] = pairs[p];
-        const x = analyse(a, b, { ...margin, confidence: 1 - level });
-        return {
-            lcb: x.lcb,
-            ucb: x.ucb,
-            margin: x.margin,
-            orderMargin: x.margin ??
-                (x.observedLow === null || x.observedHigh === null ? null : (x.observedLow + x.observedHigh) / 2),
-            marginLower: x.marginLower,
-            marginUpper: x.marginUpper,
-            se: x.seValid,
-            nu: x.nuValid,
-            lcbKind: x.lcbKind,
-            ucbKind: x.ucbKind,
-            tasksWithoutCluster: x.tasksWithoutCluster,
-        };
-    }, (_, x) => bandHoldsZero(x.marginLower, x.marginUpper) || x.lcb === null || x.ucb === null, schedule);
-    const above = new Uint8Array(k * k);
-    pairs.forEach(([a, b], p) => {
-        if (holm.ordered[p] !== 1)
-            return;
-        const x = holm.bounds[p];
-        if (x.lcb !== null && x.lcb > 0)
-            above[a * k + b] = 1;
-        else
-            above[b * k + a] = 1;
-    });
-    return { pairs, holm, above };
-}
-/**
- * The models in score order (best first): by the pairs' margins, whose sign is exact (a margin of
- * exactly 0 is a tie, whatever the floating-point scores), then by model id (code units).
- */
-function scoreOrder(models, bounds) {
-    const k = models.length;
-    return Array.from({ length: k }, (_, i) => i).sort((i, j) => {
-        const x = bounds[pairIndex(k, i, j)];
-        const margin = x?.orderMargin ?? null;
-        if (margin !== null && margin !== 0) {
-            // margin = score_min(i,j) − score_max(i,j): positive puts the first-given model first.
-            const firstAbove = margin > 0;
-            return i < j === firstAbove ? -1 : 1;
-        }
-        const a = models[i];
-        const b = models[j];
-        return a < b ? -1 : a > b ? 1 : 0;
-    });
 }
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank-scores.ts
@@ -83865,7 +84082,7 @@ function named(ids, max) {
  * null when the check does not apply or every ordering holds (an ordering CR2 adds changes no
  * conclusion the report draws).
  */
-function clusteredCheck(models, set, margin, analyse, paired, order) {
+function clusteredCheck(models, set, margin, analyse, paired, order, clusteredSchedule) {
     if (margin.standard_error !== "paired" || set.clusterCount < 2 || set.cluster.some((c) => c < 0))
         return null;
     const k = models.length;
@@ -83874,7 +84091,7 @@ function clusteredCheck(models, set, margin, analyse, paired, order) {
         ...margin,
         standard_error: "clustered",
         cluster_correction: "cr2",
-    });
+    }, clusteredSchedule());
     const lost = [];
     for (const [hi, lo] of order.flatMap((i) => order.map((j) => [i, j]))) {
         if (paired.above[hi * k + lo] === 1 && clustered.above[hi * k + lo] !== 1)
@@ -83888,7 +84105,7 @@ function clusteredCheck(models, set, margin, analyse, paired, order) {
     };
     const before = first(paired.above);
     const after = first(clustered.above);
-    const ordered = paired.holm.orderedPairs;
+    const ordered = paired.steps.orderedPairs;
     const cbf = after.length === before.length
         ? ""
         : `, and ${after.length} models could be first (${named(after, ORDERINGS_NAMED)}) instead of ${before.length} (${named(before, ORDERINGS_NAMED)})`;
@@ -84023,17 +84240,18 @@ function reviewsToSettle(x, policy) {
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank-types.ts
 /** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
-const RANK_SCHEMA_VERSION = "1.4.0";
+const RANK_SCHEMA_VERSION = "1.5.0";
 
 ;// CONCATENATED MODULE: ./src/core/rank/rank.ts
 /**
  * `model-gate rank` as one pure call (docs/rank.md): several models read from one export and the
  * policy in, the rank report out. Every pair's margin, validity bounds, SE and confidence bounds
  * are evaluate's own (analyseMargin on the pair's columns of the one common set); the ranking
- * adds Holm's step-down over the pairs' directional claims, the rank intervals, the models that
+ * adds the max-t step-down over the pairs' directional claims, the rank intervals, the models that
  * could be first, the groups, and for the adjacent pairs that the open labels alone keep
  * unordered, the open tasks to review first.
  */
+
 
 
 
@@ -84074,10 +84292,11 @@ function runRank(given, gate, options) {
     const set = commonSet(data, policy);
     const view = tableView([data.tasks], null, set.tasks);
     const { analyse, pairDataset } = pairAnalyser(data, set, view, policy.infra_errors);
-    const ordered = orderPairs(k, analyse, policy.margin);
-    const { holm, above } = ordered;
-    const rankPairs = ordered.pairs.map(([a, b], p) => rankPair(models, a, b, holm, p));
-    const order = scoreOrder(models, holm.bounds);
+    const procedure = rankProcedure(set, policy.infra_errors, policy.margin.standard_error, k);
+    const ordered = orderPairs(k, analyse, policy.margin, procedure.schedule);
+    const { steps, above } = ordered;
+    const rankPairs = ordered.pairs.map(([a, b], p) => rankPair(models, a, b, steps, p));
+    const order = scoreOrder(models, steps.bounds);
     const ranks = rankOrder(k, above, order);
     const topValidity = topAboveEveryResolution(k, order[0], rankPairs);
     const rankModels = leaderboard(data, set, order, ranks, modelScores(set, policy, k), above, options.reference);
@@ -84088,7 +84307,7 @@ function runRank(given, gate, options) {
     const groups = ranks.groups.map((g) => g.map((i) => models[i]));
     // Could be first: no model is ordered above it (rank_low = 1), in rank order.
     const couldBeFirst = rankModels.filter((m) => m.rank_low === 1).map((m) => m.model);
-    const withoutCluster = holm.bounds.some((b) => b.tasksWithoutCluster > 0);
+    const withoutCluster = steps.bounds.some((b) => b.tasksWithoutCluster > 0);
     // A rewritten history keeps the top from being resolved, as it keeps evaluate from a verdict.
     const top = couldBeFirst.length === 1 && !rewritten ? couldBeFirst[0] : null;
     const decided = {
@@ -84100,7 +84319,7 @@ function runRank(given, gate, options) {
         top_resolved: top !== null,
         reference: options.reference,
     };
-    const clustered = clusteredCheck(models, set, policy.margin, analyse, ordered, order);
+    const clustered = clusteredCheck(models, set, policy.margin, analyse, ordered, order, () => rankProcedure(set, policy.infra_errors, "clustered", k).schedule);
     const m = ordered.pairs.length;
     return {
         schema_version: RANK_SCHEMA_VERSION,
@@ -84116,14 +84335,16 @@ function runRank(given, gate, options) {
         groups,
         pairs: rankPairs,
         adjustment: {
-            method: "holm",
+            method: procedure.method,
             pairs: m,
             directional_claims: 2 * m,
             family_alpha: 1 - policy.margin.confidence,
-            rounds: holm.rounds,
-            ordered_pairs: holm.orderedPairs,
-            final_level: holm.finalLevel,
-            guarantee: familyGuarantee(1 - policy.margin.confidence, m),
+            draws: procedure.method === "max_t" ? MAX_T_DRAWS : null,
+            seed: procedure.method === "max_t" ? MAX_T_SEED : null,
+            rounds: steps.rounds,
+            ordered_pairs: steps.orderedPairs,
+            final_level: steps.finalLevel,
+            guarantee: familyGuarantee(1 - policy.margin.confidence, m, procedure.method, MAX_T_DRAWS),
         },
         review_first: reviewFirst,
         common_tasks: set.tasks.length,
@@ -84164,9 +84385,9 @@ function runRank(given, gate, options) {
     };
 }
 /** Pair p = (a, b) as reported: its figures at the level that decided it, and its relation. */
-function rankPair(models, a, b, holm, p) {
-    const x = holm.bounds[p];
-    const relation = holm.ordered[p] !== 1 ? "unresolved" : x.lcb !== null && x.lcb > 0 ? "a_better" : "b_better";
+function rankPair(models, a, b, steps, p) {
+    const x = steps.bounds[p];
+    const relation = steps.ordered[p] !== 1 ? "unresolved" : x.lcb !== null && x.lcb > 0 ? "a_better" : "b_better";
     return {
         a: models[a],
         b: models[b],
@@ -84179,8 +84400,8 @@ function rankPair(models, a, b, holm, p) {
         ucb: x.ucb,
         lcb_bound_kind: x.lcbKind,
         ucb_bound_kind: x.ucbKind,
-        level: holm.level[p],
-        round: holm.round[p],
+        level: steps.level[p],
+        round: steps.round[p],
         relation,
         unresolved_by: relation !== "unresolved" ? null : unresolvedBy(x.marginLower, x.marginUpper),
     };
@@ -84239,7 +84460,7 @@ function leaderboard(data, set, order, ranks, scores, above, referenceId) {
 /**
  * `rank` on an export of several benchmarks (docs/rank.md "Several benchmarks"): as evaluate does
  * (docs/spec.md §4.6), the models are ranked within each benchmark alone — its own common set,
- * pairs, Holm family, could-be-first set and leaderboard — and tasks of different benchmarks are
+ * pairs, step-down family, could-be-first set and leaderboard — and tasks of different benchmarks are
  * never compared. The rank gate is decided per benchmark and combined conservatively: accept only
  * when every benchmark accepts, reject when one rejects, unresolved otherwise. One benchmark: the
  * report is runRank's, unchanged.
@@ -85269,7 +85490,7 @@ function scoreSection(r) {
             : "") +
             `Each band is one model's own (its SE, ${r.settings.confidence} one-sided at each end, no multiplicity adjustment): ` +
             "overlapping bands do not make a pair unresolved, nor separate ones ordered. The order comes from the pairs " +
-            "(paired differences on the same tasks, Holm's step-down): see the matrix.")}</figcaption>`,
+            "(paired differences on the same tasks, a step-down over the pairs): see the matrix.")}</figcaption>`,
         "</figure>",
     ];
 }
@@ -85666,7 +85887,7 @@ const render_rank_benchmarks_NAME_CHARS = 120;
 /** The sentence that says how the ranking was made. */
 function withinSentence(r) {
     return (`Ranked within each of ${r.benchmarks.length} benchmarks: tasks of different benchmarks are never compared; ` +
-        "each benchmark has its own common set, pairs, Holm family and leaderboard, and the rank gate passes only if it passes in every benchmark.");
+        "each benchmark has its own common set, pairs, step-down family and leaderboard, and the rank gate passes only if it passes in every benchmark.");
 }
 /** A benchmark's first line: its name, who could be first, its common valid tasks (and its gate). */
 function benchmarkLine(r, b, f) {

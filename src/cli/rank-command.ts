@@ -33,7 +33,7 @@ import type { CliIo } from "./io.js";
 export const RANK_HELP = `Usage: model-gate rank --results F [F ...] --policy P [--models A,B,C] [options]
 
 Ranks several model configs on one common task set: every pair's margin with its validity
-bounds and run variance, Holm's step-down over the pairs, rank intervals and the groups of
+bounds and run variance, the max-t step-down over the pairs, rank intervals and the groups of
 models the evidence cannot order (docs/rank.md). An export of several benchmarks is ranked
 within each benchmark; the gate passes only if it passes in every one.
 

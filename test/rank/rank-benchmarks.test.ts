@@ -165,7 +165,7 @@ describe("rank with several benchmarks", () => {
     const json = JSON.parse(JSON.stringify(result)) as RankResult & {
       benchmarks: { name: string; pairs: unknown[] }[];
     };
-    expect(json.schema_version).toBe("1.4.0");
+    expect(json.schema_version).toBe("1.5.0");
     expect(json.benchmarks.map((b) => b.name)).toEqual(["a", "b"]);
     expect(json.benchmarks.every((b) => b.pairs.length === 3)).toBe(true);
   });

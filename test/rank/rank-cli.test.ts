@@ -44,12 +44,12 @@ describe("model-gate rank", () => {
     expect(run.stderr).toBe("");
     const r = JSON.parse(run.stdout) as RankReport;
     expect(r).toMatchObject({
-      schema_version: "1.4.0",
+      schema_version: "1.5.0",
       kind: "rank",
-      adjustment: { method: "holm", pairs: 3, directional_claims: 6, family_alpha: 1 - 0.95 },
+      adjustment: { method: "max_t", pairs: 3, directional_claims: 6, family_alpha: 1 - 0.95 },
     });
     expect(r.adjustment.guarantee).toBe(
-      "The chance that any ordering claim here is wrong — ties included, and whichever way the open labels resolve — is at most α = 5.00%: Holm's step-down over the 6 directional claims (two a pair), each one-sided at α/(2m − r) after r orderings.",
+      "The chance that any ordering claim here is wrong — ties included, and whichever way the open labels resolve — is at most α = 5.00%: a max-t step-down over the 3 pairs, each round ordering the pairs whose t clears the 95.00% point of the largest |t| among the pairs still unordered (their correlation, 10,000 fixed-seed normal draws), never stricter than Holm's α/(2(m − r)) after r orderings.",
     );
     expect(r.could_be_first).toEqual(r.models.filter((m) => m.rank_low === 1).map((m) => m.model));
     expect(r.pairs.map((p) => [p.a, p.b])).toEqual([

@@ -320,7 +320,7 @@ describe("the gate in runRank's report", () => {
 
   it("is top_resolved without a rank section, and gates per rank.require with a candidate", async () => {
     const plain = await rank("", null);
-    expect(plain.schema_version).toBe("1.4.0");
+    expect(plain.schema_version).toBe("1.5.0");
     expect(plain.could_be_first).toEqual(["cfg-a"]);
     expect(plain.groups).toEqual([["cfg-a"], ["cfg-b", "cfg-c"]]);
     expect(plain.gate).toEqual({

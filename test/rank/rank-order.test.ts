@@ -1,14 +1,14 @@
 /** Holm's batch step-down, the rank intervals and groups, and the reviews to settle, against brute force. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { holmStepDown } from "../../src/core/rank/holm.js";
+import { stepDown } from "../../src/core/rank/step-down.js";
 import { rankOrder } from "../../src/core/rank/rank-order.js";
 import { reviewsToSettle } from "../../src/core/rank/rank.js";
 import type { MarginAnalysis } from "../../src/core/stats/margin.js";
 import { exactRatioBounds, pessimisticBounds } from "../../src/core/stats/validity-bounds.js";
 import { buildPolicy } from "../stats/dataset-builder.js";
 
-describe("holmStepDown", () => {
+describe("stepDown", () => {
   it("orders exactly the pairs Holm's sequential procedure over the 2m directional claims orders", () => {
     fc.assert(
       fc.property(
@@ -29,7 +29,7 @@ describe("holmStepDown", () => {
           const ps = raw.map((x) => ({ up: x.up, down: Math.min(1, 1 - x.up + x.gap) }));
           const m = ps.length;
           // A claim holds at level L exactly when its one-sided p-value is below L.
-          const out = holmStepDown(m, alpha, (p, level) => {
+          const out = stepDown(m, alpha, (p, level) => {
             const x = ps[p] as { up: number; down: number };
             return { lcb: x.up < level ? 1 : -1, ucb: x.down < level ? -1 : 1 };
           });
@@ -61,7 +61,7 @@ describe("holmStepDown", () => {
 
   it("another schedule (the simulation's comparisons) runs the same step-down at its levels", () => {
     const levels: number[] = [];
-    const out = holmStepDown(
+    const out = stepDown(
       2,
       0.1,
       (p, level) => {
@@ -77,7 +77,7 @@ describe("holmStepDown", () => {
 
   it("a pair set aside as never ordered still reports its bounds at the last level", () => {
     const seen: [number, number][] = [];
-    const out = holmStepDown(
+    const out = stepDown(
       3,
       0.06,
       (p, level) => {

@@ -103,7 +103,7 @@ describe("each pair of a ranking equals evaluate on that pair and the common set
       expect(p?.lcb).toBe(e.comparison.lcb);
       expect(p?.ucb).toBe(e.comparison.ucb);
       expect(p?.lcb_bound_kind).toBe(e.comparison.lcb_bound_kind);
-      expect(report.adjustment).toMatchObject({ method: "holm", pairs: 1, directional_claims: 2 });
+      expect(report.adjustment).toMatchObject({ method: "max_t", pairs: 1, directional_claims: 2 });
     }
   });
 

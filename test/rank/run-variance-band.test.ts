@@ -42,6 +42,6 @@ describe("run_variance_band", () => {
     expect(hi?.run_variance_band?.[1]).toBeCloseTo(Math.min(1, 9 / 11 + q * seHi), 12);
     expect(lo?.run_variance_band?.[0]).toBeCloseTo(Math.max(0, 3 / 12 - q * seLo), 12);
     expect(lo?.run_variance_band?.[1]).toBeCloseTo(3 / 10 + q * seLo, 12);
-    expect(r.schema_version).toBe("1.4.0");
+    expect(r.schema_version).toBe("1.5.0");
   });
 });

@@ -2,7 +2,7 @@
  * Rank reports built by hand for the HTML page tests (golden, hostile, browser): fixed numbers,
  * no export to read, so a page's bytes change only when its renderer does.
  */
-import { familyGuarantee } from "../../src/core/rank/holm.js";
+import { familyGuarantee } from "../../src/core/rank/step-down.js";
 import type { RevisionVerdict } from "../../src/core/history/history-types.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { acceptReport } from "./fixtures.js";
@@ -130,14 +130,16 @@ export function syntheticRankReport(
     groups,
     pairs,
     adjustment: {
-      method: "holm",
+      method: "max_t",
       pairs: pairs.length,
       directional_claims: 2 * pairs.length,
       family_alpha: 0.05,
+      draws: 10_000,
+      seed: 20_050_101,
       rounds: 2,
       ordered_pairs: pairs.filter((x) => x.relation !== "unresolved").length,
-      final_level: 0.05 / (2 * pairs.length - pairs.filter((x) => x.relation !== "unresolved").length),
-      guarantee: familyGuarantee(0.05, pairs.length),
+      final_level: 0.05 / (2 * (pairs.length - pairs.filter((x) => x.relation !== "unresolved").length)),
+      guarantee: familyGuarantee(0.05, pairs.length, "max_t", 10_000),
     },
     review_first:
       k >= 2

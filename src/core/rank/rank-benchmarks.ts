@@ -1,7 +1,7 @@
 /**
  * `rank` on an export of several benchmarks (docs/rank.md "Several benchmarks"): as evaluate does
  * (docs/spec.md §4.6), the models are ranked within each benchmark alone — its own common set,
- * pairs, Holm family, could-be-first set and leaderboard — and tasks of different benchmarks are
+ * pairs, step-down family, could-be-first set and leaderboard — and tasks of different benchmarks are
  * never compared. The rank gate is decided per benchmark and combined conservatively: accept only
  * when every benchmark accepts, reject when one rejects, unresolved otherwise. One benchmark: the
  * report is runRank's, unchanged.

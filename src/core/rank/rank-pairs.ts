@@ -1,20 +1,15 @@
 /**
- * Every pair of a ranking on the one common set, ordered by Holm's step-down over the directional
- * claims (holm.ts, docs/rank.md "Multiplicity"). A pair's numbers are evaluate's own: analyseMargin
- * on the pair's columns, with the policy's margin settings at the pair's level.
+ * Every pair of a ranking on the one common set, ordered by the max-t step-down over the pairs'
+ * directional claims (step-down.ts, max-t.ts, docs/rank.md "Multiplicity"). A pair's numbers are
+ * evaluate's own: analyseMargin on the pair's columns, with the policy's margin settings at the
+ * pair's level.
  */
 import type { Dataset, TaskTable } from "../model.js";
 import type { MarginSettings } from "../policy/policy-types.js";
 import { analyseMargin, type MarginAnalysis } from "../stats/margin.js";
 import type { InfraErrorsPolicy } from "../stats/task-scores.js";
 import { pairColumns, type CommonSet } from "./common-set.js";
-import {
-  DIRECTIONAL_HOLM,
-  holmStepDown,
-  type DirectionalBounds,
-  type HolmOutcome,
-  type LevelSchedule,
-} from "./holm.js";
+import { stepDown, type DirectionalBounds, type StepDownOutcome, type LevelSchedule } from "./step-down.js";
 import type { ModelsDataset } from "./rank-types.js";
 
 /** What a pair's test keeps of analyseMargin's answer (not its task arrays: there are m pairs). */
@@ -93,20 +88,23 @@ export function pairAnalyser(
 
 export interface OrderedPairs {
   readonly pairs: readonly (readonly [number, number])[];
-  readonly holm: HolmOutcome<PairBounds>;
+  readonly steps: StepDownOutcome<PairBounds>;
   /** above[i * K + j] = 1: model i is ordered above model j. */
   readonly above: Uint8Array;
 }
 
-/** Holm's step-down over every pair of k models, each pair analysed with `margin` at its level. */
+/**
+ * The step-down over every pair of k models at `schedule`'s levels (the gate's: max-t.ts
+ * maxTSchedule), each pair analysed with `margin` at its level.
+ */
 export function orderPairs(
   k: number,
   analyse: PairAnalyser,
   margin: MarginSettings,
-  schedule: LevelSchedule = DIRECTIONAL_HOLM,
+  schedule: LevelSchedule,
 ): OrderedPairs {
   const pairs = pairIndices(k);
-  const holm = holmStepDown<PairBounds>(
+  const steps = stepDown<PairBounds>(
     pairs.length,
     1 - margin.confidence,
     (p, level) => {
@@ -133,12 +131,12 @@ export function orderPairs(
   );
   const above = new Uint8Array(k * k);
   pairs.forEach(([a, b], p) => {
-    if (holm.ordered[p] !== 1) return;
-    const x = holm.bounds[p] as PairBounds;
+    if (steps.ordered[p] !== 1) return;
+    const x = steps.bounds[p] as PairBounds;
     if (x.lcb !== null && x.lcb > 0) above[a * k + b] = 1;
     else above[b * k + a] = 1;
   });
-  return { pairs, holm, above };
+  return { pairs, steps, above };
 }
 
 /**

@@ -17,7 +17,7 @@ import type { InfraErrorsMode, RankRequirement } from "../policy/policy-types.js
 import type { InfluentialTask, Verdict } from "../verdict-types.js";
 
 /** The rank report's schema version (semver: a new key is minor, a changed meaning major). */
-export const RANK_SCHEMA_VERSION = "1.4.0";
+export const RANK_SCHEMA_VERSION = "1.5.0";
 
 /**
  * Several models read from one export: every task any of them ran (broken included), sorted by
@@ -137,21 +137,28 @@ export interface ReviewFirst {
 }
 
 export interface RankAdjustment {
-  /** Holm's step-down over the directional claims (docs/rank.md "Multiplicity"). */
-  readonly method: "holm";
+  /**
+   * The step-down over the pairs' directional claims (docs/rank.md "Multiplicity"; 1.5.0): the
+   * max-t step-down with a paired SE, Holm at α/(2(m − r)) with a clustered one. Before 1.5.0
+   * "holm", Holm over the 2m claims at α/(2m − r).
+   */
+  readonly method: "max_t" | "holm_pairs";
   /** m = K(K − 1)/2. */
   readonly pairs: number;
-  /** 2m: each pair's two claims ("a above b", "b above a"), the family Holm's levels count (1.2.0). */
+  /** 2m: each pair's two claims ("a above b", "b above a"), the family the guarantee is over (1.2.0). */
   readonly directional_claims: number;
   /** α = 1 − the policy's confidence: the level of the family of directional claims. */
   readonly family_alpha: number;
+  /** The normal draws the max-t quantile is taken over, and their fixed seed; null under holm_pairs (1.5.0). */
+  readonly draws: number | null;
+  readonly seed: number | null;
   /** How many rounds of the step-down ran (the last one ordered nothing). */
   readonly rounds: number;
   /** Pairs ordered in all. */
   readonly ordered_pairs: number;
-  /** The level used in the last round, α/(2m − r): every unresolved pair's. */
+  /** The one-sided level used in the last round: every unresolved pair's. */
   readonly final_level: number;
-  /** The family's guarantee in one sentence (holm.ts familyGuarantee; 1.2.0). */
+  /** The family's guarantee in one sentence (step-down.ts familyGuarantee; 1.2.0). */
   readonly guarantee: string;
 }
 

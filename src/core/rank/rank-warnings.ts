@@ -10,6 +10,7 @@ import type { MarginSettings, RankRequirement } from "../policy/policy-types.js"
 import { quote } from "../quote.js";
 import type { CommonSet } from "./common-set.js";
 import { orderPairs, type OrderedPairs, type PairAnalyser } from "./rank-pairs.js";
+import type { LevelSchedule } from "./step-down.js";
 import { quotedModels } from "./model-labels.js";
 import { rankOrder } from "./rank-order.js";
 import type { ModelsDataset, RankGate } from "./rank-types.js";
@@ -37,16 +38,22 @@ export function clusteredCheck(
   analyse: PairAnalyser,
   paired: OrderedPairs,
   order: readonly number[],
+  clusteredSchedule: () => LevelSchedule,
 ): string | null {
   if (margin.standard_error !== "paired" || set.clusterCount < 2 || set.cluster.some((c) => c < 0))
     return null;
   const k = models.length;
   const q = quotedModels(models);
-  const clustered = orderPairs(k, analyse, {
-    ...margin,
-    standard_error: "clustered",
-    cluster_correction: "cr2",
-  });
+  const clustered = orderPairs(
+    k,
+    analyse,
+    {
+      ...margin,
+      standard_error: "clustered",
+      cluster_correction: "cr2",
+    },
+    clusteredSchedule(),
+  );
   const lost: string[] = [];
   for (const [hi, lo] of order.flatMap((i) => order.map((j) => [i, j] as const))) {
     if (paired.above[hi * k + lo] === 1 && clustered.above[hi * k + lo] !== 1)
@@ -59,7 +66,7 @@ export function clusteredCheck(
   };
   const before = first(paired.above);
   const after = first(clustered.above);
-  const ordered = paired.holm.orderedPairs;
+  const ordered = paired.steps.orderedPairs;
   const cbf =
     after.length === before.length
       ? ""

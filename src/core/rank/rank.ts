@@ -2,7 +2,7 @@
  * `model-gate rank` as one pure call (docs/rank.md): several models read from one export and the
  * policy in, the rank report out. Every pair's margin, validity bounds, SE and confidence bounds
  * are evaluate's own (analyseMargin on the pair's columns of the one common set); the ranking
- * adds Holm's step-down over the pairs' directional claims, the rank intervals, the models that
+ * adds the max-t step-down over the pairs' directional claims, the rank intervals, the models that
  * could be first, the groups, and for the adjacent pairs that the open labels alone keep
  * unordered, the open tasks to review first.
  */
@@ -14,7 +14,8 @@ import { tableView } from "../task-table-view.js";
 import { quote } from "../quote.js";
 import { commonSet, type CommonSet } from "./common-set.js";
 import { rankMetricMeans } from "./rank-metrics.js";
-import { familyGuarantee, type HolmOutcome } from "./holm.js";
+import { familyGuarantee, type StepDownOutcome } from "./step-down.js";
+import { MAX_T_DRAWS, MAX_T_SEED, rankProcedure } from "./max-t.js";
 import { checkRankGate, rankGate } from "./rank-gate.js";
 import { modelsAsOfReview } from "./rank-as-of-review.js";
 import { rankOrder, type RankOrder } from "./rank-order.js";
@@ -82,10 +83,11 @@ export function runRank(given: ModelsDataset, gate: GatePolicy, options: RankOpt
   const set = commonSet(data, policy);
   const view = tableView([data.tasks], null, set.tasks);
   const { analyse, pairDataset } = pairAnalyser(data, set, view, policy.infra_errors);
-  const ordered = orderPairs(k, analyse, policy.margin);
-  const { holm, above } = ordered;
-  const rankPairs = ordered.pairs.map(([a, b], p) => rankPair(models, a, b, holm, p));
-  const order = scoreOrder(models, holm.bounds);
+  const procedure = rankProcedure(set, policy.infra_errors, policy.margin.standard_error, k);
+  const ordered = orderPairs(k, analyse, policy.margin, procedure.schedule);
+  const { steps, above } = ordered;
+  const rankPairs = ordered.pairs.map(([a, b], p) => rankPair(models, a, b, steps, p));
+  const order = scoreOrder(models, steps.bounds);
   const ranks = rankOrder(k, above, order);
   const topValidity = topAboveEveryResolution(k, order[0] as number, rankPairs);
 
@@ -107,7 +109,7 @@ export function runRank(given: ModelsDataset, gate: GatePolicy, options: RankOpt
   const groups = ranks.groups.map((g) => g.map((i) => models[i] as string));
   // Could be first: no model is ordered above it (rank_low = 1), in rank order.
   const couldBeFirst = rankModels.filter((m) => m.rank_low === 1).map((m) => m.model);
-  const withoutCluster = holm.bounds.some((b) => b.tasksWithoutCluster > 0);
+  const withoutCluster = steps.bounds.some((b) => b.tasksWithoutCluster > 0);
   // A rewritten history keeps the top from being resolved, as it keeps evaluate from a verdict.
   const top = couldBeFirst.length === 1 && !rewritten ? (couldBeFirst[0] as string) : null;
   const decided = {
@@ -119,7 +121,15 @@ export function runRank(given: ModelsDataset, gate: GatePolicy, options: RankOpt
     top_resolved: top !== null,
     reference: options.reference,
   };
-  const clustered = clusteredCheck(models, set, policy.margin, analyse, ordered, order);
+  const clustered = clusteredCheck(
+    models,
+    set,
+    policy.margin,
+    analyse,
+    ordered,
+    order,
+    () => rankProcedure(set, policy.infra_errors, "clustered", k).schedule,
+  );
   const m = ordered.pairs.length;
   return {
     schema_version: RANK_SCHEMA_VERSION,
@@ -135,14 +145,16 @@ export function runRank(given: ModelsDataset, gate: GatePolicy, options: RankOpt
     groups,
     pairs: rankPairs,
     adjustment: {
-      method: "holm",
+      method: procedure.method,
       pairs: m,
       directional_claims: 2 * m,
       family_alpha: 1 - policy.margin.confidence,
-      rounds: holm.rounds,
-      ordered_pairs: holm.orderedPairs,
-      final_level: holm.finalLevel,
-      guarantee: familyGuarantee(1 - policy.margin.confidence, m),
+      draws: procedure.method === "max_t" ? MAX_T_DRAWS : null,
+      seed: procedure.method === "max_t" ? MAX_T_SEED : null,
+      rounds: steps.rounds,
+      ordered_pairs: steps.orderedPairs,
+      final_level: steps.finalLevel,
+      guarantee: familyGuarantee(1 - policy.margin.confidence, m, procedure.method, MAX_T_DRAWS),
     },
     review_first: reviewFirst,
     common_tasks: set.tasks.length,
@@ -190,12 +202,12 @@ function rankPair(
   models: readonly string[],
   a: number,
   b: number,
-  holm: HolmOutcome<PairBounds>,
+  steps: StepDownOutcome<PairBounds>,
   p: number,
 ): RankPair {
-  const x = holm.bounds[p] as PairBounds;
+  const x = steps.bounds[p] as PairBounds;
   const relation: PairRelation =
-    holm.ordered[p] !== 1 ? "unresolved" : x.lcb !== null && x.lcb > 0 ? "a_better" : "b_better";
+    steps.ordered[p] !== 1 ? "unresolved" : x.lcb !== null && x.lcb > 0 ? "a_better" : "b_better";
   return {
     a: models[a] as string,
     b: models[b] as string,
@@ -208,8 +220,8 @@ function rankPair(
     ucb: x.ucb,
     lcb_bound_kind: x.lcbKind,
     ucb_bound_kind: x.ucbKind,
-    level: holm.level[p] as number,
-    round: holm.round[p] as number,
+    level: steps.level[p] as number,
+    round: steps.round[p] as number,
     relation,
     unresolved_by: relation !== "unresolved" ? null : unresolvedBy(x.marginLower, x.marginUpper),
   };

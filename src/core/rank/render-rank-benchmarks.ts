@@ -31,7 +31,7 @@ const NAME_CHARS = 120;
 function withinSentence(r: RankBenchmarksReport): string {
   return (
     `Ranked within each of ${r.benchmarks.length} benchmarks: tasks of different benchmarks are never compared; ` +
-    "each benchmark has its own common set, pairs, Holm family and leaderboard, and the rank gate passes only if it passes in every benchmark."
+    "each benchmark has its own common set, pairs, step-down family and leaderboard, and the rank gate passes only if it passes in every benchmark."
   );
 }
 

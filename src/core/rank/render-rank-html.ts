@@ -64,7 +64,7 @@ function scoreSection(r: RankReport): string[] {
         : "") +
         `Each band is one model's own (its SE, ${r.settings.confidence} one-sided at each end, no multiplicity adjustment): ` +
         "overlapping bands do not make a pair unresolved, nor separate ones ordered. The order comes from the pairs " +
-        "(paired differences on the same tasks, Holm's step-down): see the matrix.",
+        "(paired differences on the same tasks, a step-down over the pairs): see the matrix.",
     )}</figcaption>`,
     "</figure>",
   ];

@@ -1,19 +1,17 @@
 /**
- * Holm's step-down over the 2m directional claims of a ranking (docs/rank.md "Multiplicity"). Each
- * of the m pairs carries two claims, "a above b" (LCB > 0) and "b above a" (UCB < 0). Holm's
- * procedure over all 2m claims tests, after r claims are made, every claim not yet made at
- * α/(2m − r). Its family-wise error is at most α for any true margins — a tied pair (Δ = 0) has
- * both claims wrong, an untied pair one — with no assumption on how the pairs depend on each
- * other, because each claim's bound alone holds with probability 1 − its level (Holm 1979).
- * The reverse claim of an ordered pair stays in the count: LCB ≤ Δ_L ≤ Δ_H ≤ UCB, so it can never
- * be made, but it is one of the claims the bound is over.
+ * The step-down over the pairs of a ranking (docs/rank.md "Multiplicity"). Each of the m pairs
+ * carries two directional claims, "a above b" (LCB > 0) and "b above a" (UCB < 0). A schedule
+ * gives the one-sided level every claim not yet made is tested at, from how many pairs are ordered
+ * and which: the gate's is the max-t step-down (max-t.ts), whose critical value is the (1 − α)
+ * quantile of the largest |t| over the pairs still unordered, never stricter than Holm's
+ * α/(2(m − r)); the others (Holm over the 2m claims, the former one-sided α/(m − r)) are there so
+ * that scripts/simulate-rank.mjs can run them on the same data.
  *
  * The batch form below orders, in each round, every pair that clears the current level, then
- * raises the level and goes again until a round orders nothing: since the level only grows as r
- * grows, a claim made by the sequential procedure (one claim at a time, smallest p-value first) is
- * made here and no other, and this needs no p-value. The level schedule is a parameter only so
- * that scripts/simulate-rank.mjs can run other schedules on the same data; the gate uses
- * DIRECTIONAL_HOLM.
+ * recomputes the level and goes again until a round orders nothing. Every schedule here gives a
+ * level that only grows as pairs are ordered (a maximum over fewer pairs is smaller), so a claim
+ * made by the sequential procedure (one claim at a time, smallest p-value first) is made here and
+ * no other, and this needs no p-value.
  */
 
 import { formatPercent } from "../report/format-number.js";
@@ -22,17 +20,29 @@ import { formatPercent } from "../report/format-number.js";
  * The family's guarantee in one sentence, as every format states it (the report JSON's
  * adjustment.guarantee, the Markdown, text and HTML summaries).
  */
-export function familyGuarantee(alpha: number, m: number): string {
+export function familyGuarantee(
+  alpha: number,
+  m: number,
+  method: "max_t" | "holm_pairs",
+  draws: number,
+): string {
+  const head = `The chance that any ordering claim here is wrong — ties included, and whichever way the open labels resolve — is at most α = ${formatPercent(alpha)}: `;
+  const pairs = m === 1 ? "the one pair" : `the ${m} pairs`;
+  if (method === "holm_pairs")
+    return `${head}Holm's step-down over ${pairs}, each side of a pair still unordered one-sided at α/(2(m − r)) after r orderings.`;
   return (
-    `The chance that any ordering claim here is wrong — ties included, and whichever way the open labels resolve — is at most α = ${formatPercent(alpha)}: ` +
-    `Holm's step-down over the ${2 * m} directional claims (two a pair), each one-sided at α/(2m − r) after r orderings.`
+    `${head}a max-t step-down over ${pairs}, each round ordering the pairs whose t clears the ${formatPercent(1 - alpha)} point of the largest |t| among the pairs still unordered ` +
+    `(their correlation, ${draws.toLocaleString("en-US")} fixed-seed normal draws), never stricter than Holm's α/(2(m − r)) after r orderings.`
   );
 }
 
-/** The one-sided level of each claim once r pairs are ordered, of m pairs at family level α. */
-export type LevelSchedule = (alpha: number, m: number, r: number) => number;
+/**
+ * The one-sided level of each claim once r of the m pairs are ordered (ordered[p] = 1), at family
+ * level α. It must not fall as pairs are ordered.
+ */
+export type LevelSchedule = (alpha: number, m: number, r: number, ordered?: Uint8Array) => number;
 
-/** Holm over the 2m directional claims: α/(2m − r). */
+/** Holm over the 2m directional claims: α/(2m − r) (the gate's before rank schema 1.5.0). */
 export const DIRECTIONAL_HOLM: LevelSchedule = (alpha, m, r) => alpha / (2 * m - r);
 
 export interface DirectionalBounds {
@@ -40,7 +50,7 @@ export interface DirectionalBounds {
   readonly ucb: number | null;
 }
 
-export interface HolmOutcome<T extends DirectionalBounds> {
+export interface StepDownOutcome<T extends DirectionalBounds> {
   /** Each pair's bounds at the level that decided it (ordered) or at the last level (unresolved). */
   readonly bounds: T[];
   readonly level: Float64Array;
@@ -62,13 +72,13 @@ export function isOrdered(b: DirectionalBounds): boolean {
  * UCB whatever the quantile): such a pair is not recomputed in later rounds, only once at the
  * last level, so that every unresolved pair reports its bounds at the level it was last tested at.
  */
-export function holmStepDown<T extends DirectionalBounds>(
+export function stepDown<T extends DirectionalBounds>(
   m: number,
   alpha: number,
   boundsAt: (pair: number, level: number) => T,
   neverOrdered: (pair: number, bounds: T) => boolean = () => false,
   schedule: LevelSchedule = DIRECTIONAL_HOLM,
-): HolmOutcome<T> {
+): StepDownOutcome<T> {
   const bounds = new Array<T>(m);
   const level = new Float64Array(m);
   const round = new Uint32Array(m);
@@ -76,10 +86,10 @@ export function holmStepDown<T extends DirectionalBounds>(
   const stuck = new Uint8Array(m);
   let r = 0;
   let rounds = 0;
-  let current = schedule(alpha, m, 0);
+  let current = schedule(alpha, m, 0, ordered);
   while (r < m) {
     rounds++;
-    current = schedule(alpha, m, r);
+    current = schedule(alpha, m, r, ordered);
     let newly = 0;
     for (let p = 0; p < m; p++) {
       if (ordered[p] === 1 || stuck[p] === 1) continue;
