@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `node scripts/bench-rank.mjs`: `model-gate rank` (dist/cli.js) on generated exports of many
-// models, printing wall time, peak RSS, the passes over the export and the Holm rounds.
+// models, printing wall time, peak RSS, the passes over the export and the step-down's rounds.
 //
 // Cases (each export generated once into --out-dir with scripts/generate-export.mjs, reused):
 //   20 models × 10,000 tasks, 1 attempt   (the issue's "a few seconds")
@@ -46,7 +46,7 @@ const cases = [
 ];
 const hasTime = existsSync("/usr/bin/time");
 
-print("| models | tasks | pairs | rows | passes | Holm rounds | ordered pairs | wall s | peak RSS MB |");
+print("| models | tasks | pairs | rows | passes | rounds | ordered pairs | wall s | peak RSS MB |");
 print("|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
 for (const c of cases) {
   const file = join(outDir, `rank-${c.models}x${c.tasks}.jsonl`);

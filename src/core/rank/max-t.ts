@@ -172,33 +172,58 @@ export function maxTSchedule(
 ): LevelSchedule {
   if (cov === null || pairs.length < 2) return PAIRWISE_HOLM;
   const z = modelDraws(semidefiniteCholesky(cov, k), k, draws, seed);
-  const scale = Math.max(...Array.from({ length: k }, (_, i) => cov[i * k + i] as number));
-  const inverseSd = pairs.map(([a, b]) => {
+  let scale = 0;
+  for (let i = 0; i < k; i++) scale = Math.max(scale, cov[i * k + i] as number);
+  // Flat arrays: the loop below runs draws × pairs times a round (5·10⁷ at 100 models).
+  const first = Int32Array.from(pairs, ([a]) => a);
+  const second = Int32Array.from(pairs, ([, b]) => b);
+  const inverseSd = Float64Array.from(pairs, ([a, b]) => {
     const v = (cov[a * k + a] as number) + (cov[b * k + b] as number) - 2 * (cov[a * k + b] as number);
     return v > scale * 1e-12 ? 1 / Math.sqrt(v) : 0;
   });
+  // Each draw's largest |t| and the pair it came from, for the pairs open when last computed: the
+  // pairs left only shrink from round to round, so a draw whose largest pair is still open keeps
+  // its maximum and only the others are recomputed.
   const largest = new Float64Array(draws);
+  const argmax = new Int32Array(draws).fill(-1);
+  let lastOpen: Uint8Array | null = null;
   const cache = new Map<string, number>();
   return (alpha, m, r, ordered) => {
     const holm = PAIRWISE_HOLM(alpha, m, r, ordered);
-    const open: number[] = [];
-    for (let p = 0; p < m; p++) if (ordered?.[p] !== 1 && (inverseSd[p] as number) > 0) open.push(p);
-    if (m - r < 2 || open.length === 0) return holm;
-    const key = `${alpha} ${open.join(",")}`;
+    const isOpen = new Uint8Array(m);
+    const list: number[] = [];
+    for (let p = 0; p < m; p++) {
+      if (ordered?.[p] === 1 || (inverseSd[p] as number) <= 0) continue;
+      isOpen[p] = 1;
+      list.push(p);
+    }
+    if (m - r < 2 || list.length === 0) return holm;
+    const key = `${alpha} ${list.join(",")}`;
     const known = cache.get(key);
     if (known !== undefined) return Math.max(known, holm);
+    const shrunk = lastOpen !== null && list.every((p) => lastOpen?.[p] === 1);
+    const open = Int32Array.from(list);
+    const n = open.length;
     for (let b = 0; b < draws; b++) {
+      if (shrunk && isOpen[argmax[b] as number] === 1) continue;
       let max = 0;
+      let at = open[0] as number;
       const row = b * k;
-      for (const p of open) {
-        const [x, y] = pairs[p] as readonly [number, number];
-        const t = Math.abs((z[row + x] as number) - (z[row + y] as number)) * (inverseSd[p] as number);
-        if (t > max) max = t;
+      for (let i = 0; i < n; i++) {
+        const p = open[i] as number;
+        const d = (z[row + (first[p] as number)] as number) - (z[row + (second[p] as number)] as number);
+        const t = (d < 0 ? -d : d) * (inverseSd[p] as number);
+        if (t > max) {
+          max = t;
+          at = p;
+        }
       }
       largest[b] = max;
+      argmax[b] = at;
     }
-    largest.sort();
-    const c = largest[Math.min(draws - 1, Math.ceil((1 - alpha) * draws) - 1)] as number;
+    lastOpen = isOpen;
+    const sorted = largest.slice().sort();
+    const c = sorted[Math.min(draws - 1, Math.ceil((1 - alpha) * draws) - 1)] as number;
     const level = upperTail(c);
     cache.set(key, level);
     return Math.max(level, holm);
