@@ -17,6 +17,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderRankHtml } from "../../src/core/rank/render-rank-html.js";
+import { renderRankResultHtml } from "../../src/core/rank/render-rank-benchmarks.js";
 import { renderEvaluateHtml } from "../../src/core/report/html/render-evaluate-html.js";
 import type { Report } from "../../src/core/report/report-types.js";
 import { CHROMIUM, CHROMIUM_PRESENT, CONTENT_WIDTH, launchChromium } from "./browser.js";
@@ -25,6 +26,7 @@ import {
   HOSTILE_MODELS,
   hostileSinceReport,
   manyRevisionsReport,
+  syntheticBenchmarksRankReport,
   syntheticRankReport,
   TWENTY_MODELS,
 } from "./html-fixtures.js";
@@ -71,6 +73,28 @@ const CASES: readonly PageCase[] = [
     name: "rank-hostile",
     html: () => Promise.resolve(renderRankHtml(syntheticRankReport(HOSTILE_MODELS, { step: 0.04 }))),
     marks: { "svg.score-chart .score-mark": 4, "table.matrix tbody tr": 4 },
+  },
+  {
+    // Several benchmarks: one page, a ranking per benchmark, each with its own chart and matrix.
+    name: "rank-benchmarks",
+    html: () =>
+      Promise.resolve(
+        renderRankResultHtml(
+          syntheticBenchmarksRankReport([
+            { name: "private-canary", models: TWENTY_MODELS.slice(0, 6) },
+            { name: "swe-bench-verified", models: TWENTY_MODELS.slice(0, 12), step: 0.01 },
+            { name: '<img src=x onerror="alert(1)">', models: HOSTILE_MODELS },
+          ]),
+        ),
+      ),
+    marks: {
+      "svg.score-chart": 3,
+      "svg.score-chart .score-mark": 6 + 12 + HOSTILE_MODELS.length,
+      "table.matrix": 3,
+      "table.matrix tbody tr": 6 + 12 + HOSTILE_MODELS.length,
+      section: 3,
+      img: 0,
+    },
   },
   {
     name: "evaluate-demo",

@@ -9,6 +9,7 @@ import { acceptReport } from "./fixtures.js";
 import { exampleReport } from "../run-history/since-fixture.js";
 import {
   RANK_SCHEMA_VERSION,
+  type RankBenchmarksReport,
   type RankModel,
   type RankPair,
   type RankReport,
@@ -281,5 +282,38 @@ export function hostileSinceReport(): Report {
         })),
       },
     },
+  };
+}
+
+/**
+ * A rank report of several benchmarks (rank schema 1.4.0's layout) from synthetic rankings: each
+ * benchmark's ranking is syntheticRankReport's over its own models, and the gate is unresolved.
+ */
+export function syntheticBenchmarksRankReport(
+  benchmarks: readonly {
+    readonly name: string;
+    readonly models: readonly string[];
+    readonly step?: number;
+  }[],
+): RankBenchmarksReport {
+  const each = benchmarks.map((b) => {
+    const {
+      schema_version: _version,
+      kind: _kind,
+      ...rest
+    } = syntheticRankReport(b.models, { step: b.step ?? 0.03 });
+    return { name: b.name, ...rest };
+  });
+  const first = syntheticRankReport(benchmarks[0]?.models ?? ["m"], {});
+  return {
+    schema_version: RANK_SCHEMA_VERSION,
+    kind: "rank",
+    ranked_within_benchmarks: true,
+    top: null,
+    top_resolved: false,
+    gate: { require: "top_resolved", candidate: null, verdict: "unresolved", reasons: [] },
+    warnings: [],
+    benchmarks: each,
+    provenance: first.provenance,
   };
 }
