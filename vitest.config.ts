@@ -49,15 +49,17 @@ export default defineConfig({
       customProviderModule: "./test/helpers/bundle-coverage.ts",
       include: ["src/**/*.ts"],
       reporter: ["text-summary", "json-summary", "html"],
-      // Floors a few points under what the suite reaches (Dec 2026: statements 87.6%, branches
-      // 70.7%, functions 84.8%, lines 94.1%): a change that drops tests or adds untested code
+      // Floors a few points under what the suite reaches (Dec 2026: statements 87.7%, branches
+      // 70.8%, functions 85.3%, lines 94.3%): a change that drops tests or adds untested code
       // fails CI. The action's entry and run/context (only the bundle runs them) have their own.
-      // Functions sit at 84 for now: the benchmark split's table views (decision/benchmark-dataset.ts)
-      // forward every Dataset accessor and the tests call only those the gate reads.
+      // Functions sit closest to their floor: a function counts once in-process and once more for
+      // each bundle that contains it, uncovered there when that bundle's runs never call it (the
+      // table over records, which only the tests and the rank use, is one), so some of what is
+      // missing is not missing from the tests.
       thresholds: {
         statements: 85,
         branches: 68,
-        functions: 84,
+        functions: 85,
         lines: 90,
         "src/{index.ts,action/evaluate-mode.ts,action/context.ts}": {
           statements: 80,

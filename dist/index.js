@@ -50225,6 +50225,12 @@ function escape_escapeMarkdownInline(s, maxChars = INLINE_MAX_CHARS) {
             i += 2;
             continue;
         }
+        // A leading ":" is escaped, so that no value starts a line with "::" (a workflow command
+        // where the text is echoed to a log); "\:" renders as ":".
+        if (c === ":" && out.trim() === "") {
+            out += "\\:";
+            continue;
+        }
         // "www." autolinks at a word start.
         if ((c === "w" || c === "W") &&
             !isAsciiAlnum(cps[i - 1]) &&
@@ -65811,23 +65817,24 @@ class RecordTable {
         return this.record(i).history;
     }
     eventRevision(i, k) {
-        return this.event(this.history(i), i, k).revision;
+        return eventOf(this.record(i), i, k).revision;
     }
     eventValidity(i, k) {
-        return this.event(this.history(i), i, k).validity;
+        return eventOf(this.record(i), i, k).validity;
     }
     eventFile(i, k) {
-        return this.event(this.history(i), i, k).source.file;
+        return eventOf(this.record(i), i, k).source.file;
     }
     eventLine(i, k) {
-        return this.event(this.history(i), i, k).source.line;
+        return eventOf(this.record(i), i, k).source.line;
     }
-    event(history, i, k) {
-        const e = history[k];
-        if (e === undefined)
-            throw new Error(`TaskTable: task ${i} has no event ${k}`);
-        return e;
-    }
+}
+/** Event k of task i's record (`i` only names the task in the error). */
+function eventOf(record, i, k) {
+    const e = record.history[k];
+    if (e === undefined)
+        throw new Error(`TaskTable: task ${i} has no event ${k}`);
+    return e;
 }
 /** Records as a TaskTable (they are not copied: never modify them). */
 function recordTable(records) {
@@ -65892,19 +65899,19 @@ class OverlayTable {
     }
     eventRevision(i, k) {
         const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventRevision(i, k) : recordTable([r]).eventRevision(0, k);
+        return r === undefined ? this.base.eventRevision(i, k) : eventOf(r, i, k).revision;
     }
     eventValidity(i, k) {
         const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
+        return r === undefined ? this.base.eventValidity(i, k) : eventOf(r, i, k).validity;
     }
     eventFile(i, k) {
         const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
+        return r === undefined ? this.base.eventFile(i, k) : eventOf(r, i, k).source.file;
     }
     eventLine(i, k) {
         const r = this.replaced.get(i);
-        return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
+        return r === undefined ? this.base.eventLine(i, k) : eventOf(r, i, k).source.line;
     }
 }
 /**

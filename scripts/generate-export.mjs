@@ -25,6 +25,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createGzip } from "node:zlib";
 
+import { mulberry32 } from "./lib/prng.mjs";
+
 // ---------------------------------------------------------------------------------------------
 // Options
 
@@ -257,18 +259,6 @@ function key(...parts) {
   return h;
 }
 
-/** mulberry32: a uniform float in [0, 1) per call. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function hex(rand, length) {
   let s = "";
   for (let i = 0; i < length; i++) s += "0123456789abcdef"[Math.floor(rand() * 16)];
@@ -329,7 +319,7 @@ function buildTasks(opts, datasetShort) {
   const tasks = [];
   const ids = new Set();
   for (let t = 0; t < opts.tasks; t++) {
-    const rand = rng(key(opts.seed, 1, t));
+    const rand = mulberry32(key(opts.seed, 1, t));
     const repo = pick(
       rand,
       REPOS.map(([name, share]) => [name, share]),
@@ -401,11 +391,11 @@ function sigmoid(x) {
 }
 
 function buildModels(opts) {
-  const world = rng(key(opts.seed, 2));
+  const world = mulberry32(key(opts.seed, 2));
   const datasetRevision = `sha256:${hex(world, 64)}`;
   const harnesses = [`git:${hex(world, 40)}`, `git:${hex(world, 40)}`, `git:${hex(world, 40)}`];
   const models = opts.models.map((config, m) => {
-    const rand = rng(key(opts.seed, 3, m));
+    const rand = mulberry32(key(opts.seed, 3, m));
     let skill;
     if (m === 0) skill = 0;
     else if (m === 1) skill = opts.lift;
@@ -421,7 +411,7 @@ function buildModels(opts) {
  * `revisions[e]` is the index into the task's history that attempt e's row carries.
  */
 function attemptsOf(opts, model, task, t) {
-  const rand = rng(key(opts.seed, 4, model.index, t));
+  const rand = mulberry32(key(opts.seed, 4, model.index, t));
   const { min, max } = opts.attempts;
   const k = min + Math.floor(rand() * (max - min + 1));
   const p = sigmoid(model.skill - task.difficulty);
@@ -520,7 +510,7 @@ const METRICS = ["cost_usd", "latency_s", "tokens_in", "tokens_out"];
  */
 function metricsOf(opts, model, t, e, result) {
   if (result === "missing") return {};
-  const rand = rng(key(opts.seed, 7, model.index, t, e));
+  const rand = mulberry32(key(opts.seed, 7, model.index, t, e));
   const input = 20000 + Math.floor(rand() * 400000);
   const output = 800 + Math.floor(rand() * 30000);
   const values = {
@@ -558,7 +548,7 @@ function evidenceOf(opts, model, task) {
 
 /** Writes the export; returns counts for the summary. */
 export async function generate(opts) {
-  const datasetShort = `ds-${hex(rng(key(opts.seed, 2)), 64).slice(0, 12)}`;
+  const datasetShort = `ds-${hex(mulberry32(key(opts.seed, 2)), 64).slice(0, 12)}`;
   const tasks = buildTasks(opts, datasetShort);
   const { datasetRevision, models } = buildModels(opts);
   const stats = { rows: 0, results: { pass: 0, fail: 0, infra_error: 0, missing: 0 } };
@@ -599,7 +589,7 @@ export async function generate(opts) {
         const label = task.history[revisions[e]];
         const result = results[e];
         stats.results[result] += 1;
-        const rand = rng(key(opts.seed, 5, model.index, t, e));
+        const rand = mulberry32(key(opts.seed, 5, model.index, t, e));
         const metrics = opts.metrics
           ? `,"metrics":${JSON.stringify(metricsOf(opts, model, t, e, result))}`
           : "";
@@ -622,7 +612,7 @@ export async function generate(opts) {
     for (let t = 0; t < tasks.length; t++) {
       const task = tasks[t];
       if (!task.relabelled) continue;
-      const rand = rng(key(opts.seed, 6, t));
+      const rand = mulberry32(key(opts.seed, 6, t));
       const before = task.history[task.exported];
       const after = task.history[task.exported + 1];
       const note = NOTES[`${before.validity}>${after.validity}`] ?? "re-reviewed";

@@ -25,6 +25,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import ts from "typescript";
 
+import { mulberry32, normal as standardNormal } from "./lib/prng.mjs";
+
 const print = (line) => process.stdout.write(`${line}\n`);
 const { values } = parseArgs({
   options: {
@@ -51,20 +53,9 @@ for (const file of ["guardrail-ratio", "normal-quantile", "standard-error", "stu
 }
 const { guardrailRatio } = await import(pathToFileURL(join(out, "guardrail-ratio.js")).href);
 
-/** mulberry32: a small seeded generator, so a run is reproducible. */
-function generator(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rnd = generator(SEED);
+const rnd = mulberry32(SEED);
 const uniform = () => Math.max(rnd(), 1e-12);
-const normal = () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * rnd());
+const normal = () => standardNormal(rnd);
 /** Mean 1 whatever σ. */
 const logNormal = (sigma) => () => Math.exp(sigma * normal() - (sigma * sigma) / 2);
 /** Pareto with x_m = 1 and tail index α, scaled to mean 1. */

@@ -33,6 +33,7 @@ import process from "node:process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import ts from "typescript";
+import { mulberry32 as generator, normal } from "./lib/prng.mjs";
 
 const print = (line) => process.stdout.write(`${line}\n`);
 const { values } = parseArgs({
@@ -71,21 +72,6 @@ const { tableView } = await load("task-table-view.js");
 print(`(core transpiled into ${relative(root, out)})`);
 
 // --- data ------------------------------------------------------------------------------------
-/** mulberry32: a small seeded generator, so a run is reproducible. */
-function generator(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-function normal(rnd) {
-  const u = Math.max(rnd(), 1e-12);
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rnd());
-}
 const TASKS = 500;
 const CLUSTER_SIZE = 20;
 const OPEN = Number.parseFloat(values.open);

@@ -40,6 +40,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { gunzipSync, gzipSync } from "node:zlib";
 
+import { mulberry32 } from "./lib/prng.mjs";
+
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SHARED = resolve(root, "..", "shared");
 const PUBLIC = join(SHARED, "data", "public-results");
@@ -366,16 +368,6 @@ function makeToolImports(outDir) {
 // --- the seed's figures ----------------------------------------------------------------------
 // 40 exports of 1–40 tasks, each with one validity and one pass/fail attempt per model, drawn
 // from a fixed-seed PRNG (mulberry32), plus two edge cases: no valid task, every task valid.
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const VALIDITY = { v: "valid", d: "disputed", u: "unreviewed", b: "broken" };
 const RESULT = { p: "pass", f: "fail" };
 

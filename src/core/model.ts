@@ -215,22 +215,24 @@ class RecordTable implements TaskTable {
     return this.record(i).history;
   }
   eventRevision(i: number, k: number): number {
-    return this.event(this.history(i), i, k).revision;
+    return eventOf(this.record(i), i, k).revision;
   }
   eventValidity(i: number, k: number): Validity {
-    return this.event(this.history(i), i, k).validity;
+    return eventOf(this.record(i), i, k).validity;
   }
   eventFile(i: number, k: number): string {
-    return this.event(this.history(i), i, k).source.file;
+    return eventOf(this.record(i), i, k).source.file;
   }
   eventLine(i: number, k: number): number {
-    return this.event(this.history(i), i, k).source.line;
+    return eventOf(this.record(i), i, k).source.line;
   }
-  private event(history: readonly ReviewEvent[], i: number, k: number): ReviewEvent {
-    const e = history[k];
-    if (e === undefined) throw new Error(`TaskTable: task ${i} has no event ${k}`);
-    return e;
-  }
+}
+
+/** Event k of task i's record (`i` only names the task in the error). */
+function eventOf(record: TaskRecord, i: number, k: number): ReviewEvent {
+  const e = record.history[k];
+  if (e === undefined) throw new Error(`TaskTable: task ${i} has no event ${k}`);
+  return e;
 }
 
 /** Records as a TaskTable (they are not copied: never modify them). */
@@ -297,19 +299,19 @@ class OverlayTable implements TaskTable {
   }
   eventRevision(i: number, k: number): number {
     const r = this.replaced.get(i);
-    return r === undefined ? this.base.eventRevision(i, k) : recordTable([r]).eventRevision(0, k);
+    return r === undefined ? this.base.eventRevision(i, k) : eventOf(r, i, k).revision;
   }
   eventValidity(i: number, k: number): Validity {
     const r = this.replaced.get(i);
-    return r === undefined ? this.base.eventValidity(i, k) : recordTable([r]).eventValidity(0, k);
+    return r === undefined ? this.base.eventValidity(i, k) : eventOf(r, i, k).validity;
   }
   eventFile(i: number, k: number): string {
     const r = this.replaced.get(i);
-    return r === undefined ? this.base.eventFile(i, k) : recordTable([r]).eventFile(0, k);
+    return r === undefined ? this.base.eventFile(i, k) : eventOf(r, i, k).source.file;
   }
   eventLine(i: number, k: number): number {
     const r = this.replaced.get(i);
-    return r === undefined ? this.base.eventLine(i, k) : recordTable([r]).eventLine(0, k);
+    return r === undefined ? this.base.eventLine(i, k) : eventOf(r, i, k).source.line;
   }
 }
 

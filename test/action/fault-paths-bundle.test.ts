@@ -10,7 +10,9 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Report } from "../../src/core/report/report-types.js";
 import { CLEAR_ACCEPT_ROWS as ACCEPT_ROWS, exportText, policyYaml, tasks, type TaskRow } from "./exports.js";
+import type { StoredComment } from "./fake-github-parts.js";
 import { commentBody } from "./helpers.js";
+import { named } from "../helpers/named-cases.js";
 import {
   BASE_SHA,
   commandLines as commands,
@@ -81,18 +83,63 @@ function expectVerdictDelivered(r: RunResult, verdict: "accept" | "reject"): voi
 
 const VERDICT_ERROR = /^::error::Model gate verdict: reject \(fail-on: reject-or-unresolved\)\. /;
 
-describe("end to end: the bundle (dist/index.js) with its GitHub API behind the proxy", () => {
-  beforeAll(() => {
-    // CI builds dist/ first (action.test.ts builds it when missing); these tests only run it.
-    if (!distExists()) throw new Error(`${DIST} is missing: run \`npm run package\` first`);
-  });
+/** GitHub's tries of one call, as failedTryLines gives them: "GET /user try 1", … */
+function tries(call: string, n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `${call} try ${i + 1}`);
+}
 
-  it.each([
-    ["accept", ACCEPT_ROWS, 0],
-    ["reject", REJECT_ROWS, 1],
-  ] as const)(
-    "422 on the comment create (%s): one warning, no retry, comment-id empty; the verdict alone decides the step",
-    async (verdict, rows, code) => {
+const COMMENTS_CALL = "/repos/{owner}/{repo}/issues/{issue_number}/comments";
+
+/**
+ * The calls of a run up to its verdict that follow reading the base policy, as the proxy sees them:
+ * the policy's last commit, the head's check runs (earlier runs), the gate's identity, the PR's
+ * comments (earlier runs' comments).
+ */
+const PROXY_AFTER_POLICY = [
+  "GET /repos/acme/models/commits",
+  `GET /repos/acme/models/commits/${HEAD_SHA}/check-runs`,
+  "POST /graphql",
+  `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
+];
+
+/** The first calls of a run as the fake GitHub answers them: the base policy, its last commit, earlier runs, the identity. */
+const FAKE_BEFORE_VERDICT = [
+  "GET repos/get-content",
+  "GET repos/list-commits",
+  "GET checks/list-for-ref",
+  "POST graphql",
+];
+
+/** The gate's comment of an earlier run (its digest all zeros). */
+const OLD_COMMENT = commentBody("0".repeat(64), "old");
+
+/**
+ * A GitHub fault the run gets past with its verdict. Every such run has no stderr, exits 0 on
+ * accept and 1 on reject (fail-on: reject-or-unresolved), delivers the verdict to the summary, the
+ * outputs and the report, and logs no error but the reject's one; beyond that each case says what
+ * it sets up and what it must see.
+ */
+interface DeliveredCase {
+  readonly name: string;
+  readonly verdict: "accept" | "reject";
+  /** The gate's comment from an earlier run is on the PR (`expectRun` gets it). */
+  readonly oldComment?: true;
+  /** Sets the faults up before the run. */
+  readonly arrange: () => void;
+  /** The check-run-id output: the id of this run of fake.checkRuns, or null: empty. */
+  readonly checkRun: 0 | 1 | null;
+  /** The comment-id output: the first comment's id, the old comment's, or empty. */
+  readonly comment: "first" | "old" | "empty";
+  /** The warnings (workflow commands), in order. */
+  readonly warnings: readonly string[];
+  readonly expectRun: (r: RunResult, old: StoredComment | undefined) => void;
+}
+
+const DELIVERED: readonly DeliveredCase[] = [
+  ...(["accept", "reject"] as const).map((verdict): DeliveredCase => ({
+    name: `422 on the comment create (${verdict}): one warning, no retry, comment-id empty; the verdict alone decides the step`,
+    verdict,
+    arrange: () => {
       fake.fail("issues/create-comment", { status: 422 });
       proxy.answer({
         method: "POST",
@@ -100,15 +147,16 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
         status: 422,
         body: COMMENT_422,
       });
-      const r = await runBundle(rows);
-      expect(r.stderr).toBe("");
-      expect(r.code).toBe(code);
-      expectVerdictDelivered(r, verdict);
+    },
+    checkRun: 0,
+    comment: "empty",
+    warnings: [
+      "::warning::Could not create the gate comment: GitHub rejected the request with 422 " +
+        "(Validation Failed; body is too long (maximum is 65536 characters)).",
+    ],
+    expectRun: (r) => {
       expect(fake.calls()).toEqual([
-        "GET repos/get-content",
-        "GET repos/list-commits",
-        "GET checks/list-for-ref",
-        "POST graphql",
+        ...FAKE_BEFORE_VERDICT,
         "GET issues/list-comments",
         "POST checks/create",
         "GET issues/list-comments",
@@ -121,15 +169,239 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       expect(fake.checkRuns.map((c) => [c.head_sha, c.conclusion])).toEqual([
         [HEAD_SHA, verdict === "accept" ? "success" : "failure"],
       ]);
-      expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
-      expect(r.outputs["comment-id"]).toBe("");
-      expect(commands(r, "warning")).toEqual([
-        "::warning::Could not create the gate comment: GitHub rejected the request with 422 " +
-          "(Validation Failed; body is too long (maximum is 65536 characters)).",
-      ]);
       // Tried once: a 422 is GitHub's answer, and the write is not tried again after listing.
-      expect(failedTryLines(r)).toEqual(["POST /repos/{owner}/{repo}/issues/{issue_number}/comments try 1"]);
+      expect(failedTryLines(r)).toEqual(tries(`POST ${COMMENTS_CALL}`, 1));
       expect(r.stdout).not.toContain("listing again before try");
+    },
+  })),
+  {
+    name: "check run create dropped every time: 3 tries with backoff, one warning; the comment is still posted",
+    verdict: "accept",
+    arrange: () => {
+      proxy.drop({ method: "POST", path: /\/check-runs$/, when: "before" });
+    },
+    checkRun: null,
+    comment: "first",
+    warnings: [
+      '::warning::Could not create the check run "Model acceptance gate": the request to GitHub failed ' +
+        "(other side closed) 3 times; giving up. The verdict is in the job summary and the step outputs.",
+    ],
+    expectRun: (r) => {
+      expect(proxy.calls()).toEqual([
+        "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
+        ...PROXY_AFTER_POLICY,
+        "POST /repos/acme/models/check-runs [dropped before]",
+        "POST /repos/acme/models/check-runs [dropped before]",
+        "POST /repos/acme/models/check-runs [dropped before]",
+        `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
+        `POST /repos/acme/models/issues/${PR_NUMBER}/comments`,
+        `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
+      ]);
+      expect(failedTryLines(r)).toEqual(tries("POST /repos/{owner}/{repo}/check-runs", 3));
+      expect(fake.checkRuns).toEqual([]);
+      expect(fake.comments.map((c) => c.issue)).toEqual([PR_NUMBER]);
+    },
+  },
+  {
+    name: "check run create dropped after GitHub created it: retried once, two identical runs, the second's id",
+    verdict: "reject",
+    arrange: () => {
+      proxy.drop({ method: "POST", path: /\/check-runs$/, when: "after", times: 1 });
+    },
+    checkRun: 1,
+    comment: "first",
+    warnings: [],
+    expectRun: (r) => {
+      expect(fake.calls().filter((c) => c === "POST checks/create")).toHaveLength(2);
+      expect(failedTryLines(r)).toEqual(tries("POST /repos/{owner}/{repo}/check-runs", 1));
+      expect(fake.checkRuns.map((c) => [c.head_sha, c.conclusion])).toEqual([
+        [HEAD_SHA, "failure"],
+        [HEAD_SHA, "failure"],
+      ]);
+    },
+  },
+  {
+    name: "comment listing dropped every time: 3 tries with backoff, one warning, no comment; the check run is there",
+    verdict: "accept",
+    arrange: () => {
+      proxy.drop({ method: "GET", path: new RegExp(`/issues/${PR_NUMBER}/comments$`), when: "before" });
+    },
+    checkRun: 0,
+    comment: "empty",
+    warnings: [
+      "::warning::Could not list the pull request's comments to find the previous gate comment: the request " +
+        "to GitHub failed (other side closed) 3 times; giving up. The verdict is in the job summary and the step outputs.",
+    ],
+    expectRun: (r) => {
+      expect(proxy.calls().slice(-3)).toEqual(
+        Array(3).fill(`GET /repos/acme/models/issues/${PR_NUMBER}/comments [dropped before]`),
+      );
+      expect(fake.calls()).toEqual([...FAKE_BEFORE_VERDICT, "POST checks/create"]);
+      // Listed twice, 3 tries each: for the run history (an info line), then for the comment (the
+      // warning); each call counts its own tries (the second's first retry waits 1 unit, not 16).
+      expect(failedTryLines(r)).toEqual([
+        ...tries(`GET ${COMMENTS_CALL}`, 3),
+        ...tries(`GET ${COMMENTS_CALL}`, 3),
+      ]);
+      expect(fake.comments).toEqual([]);
+    },
+  },
+  {
+    name: "GraphQL refused and GET /user dropped every time: 3 tries, one warning, no comment (it could be a second)",
+    verdict: "accept",
+    arrange: () => {
+      fake.fail("graphql", { status: 200, graphqlErrorType: "FORBIDDEN" });
+      proxy.drop({ method: "GET", path: /^\/user$/, when: "before" });
+    },
+    checkRun: 0,
+    comment: "empty",
+    warnings: [
+      "::warning::Could not tell which comments are the gate's (GraphQL viewer and GET /user), so no comment " +
+        "is posted (a guess " +
+        "could post a second one): the request to GitHub failed (other side closed) 3 times; giving up. The " +
+        "verdict is not affected.",
+    ],
+    expectRun: (r) => {
+      // Asked once, in the "Earlier runs" phase (before the verdict); the check run follows.
+      expect(proxy.calls().slice(-4)).toEqual([
+        ...Array<string>(3).fill("GET /user [dropped before]"),
+        "POST /repos/acme/models/check-runs",
+      ]);
+      expect(fake.calls()).toEqual([...FAKE_BEFORE_VERDICT, "POST checks/create"]);
+      expect(failedTryLines(r)).toEqual(tries("GET /user", 3));
+      expect(fake.comments).toEqual([]);
+    },
+  },
+  {
+    name: "comment update dropped every time: 3 tries, each after listing again, one warning; the old comment stays, comment-id empty",
+    verdict: "accept",
+    oldComment: true,
+    arrange: () => {
+      proxy.drop({ method: "PATCH", path: /\/issues\/comments\/\d+$/, when: "before" });
+    },
+    checkRun: 0,
+    comment: "empty",
+    warnings: [
+      "::warning::Could not update the gate comment: the request to GitHub failed (other side closed) 3 times; " +
+        "giving up. The verdict is in the job summary and the step outputs.",
+    ],
+    expectRun: (r, mine) => {
+      if (mine === undefined) throw new Error("the case has an old comment");
+      expect(proxy.calls()).toEqual([
+        "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
+        ...PROXY_AFTER_POLICY,
+        "POST /repos/acme/models/check-runs",
+        ...Array.from({ length: 3 }, () => [
+          `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
+          `PATCH /repos/acme/models/issues/comments/${mine.id} [dropped before]`,
+        ]).flat(),
+      ]);
+      expect(commands(r, "debug").filter((l) => l.includes("listing again before try"))).toEqual([
+        "::debug::writing the gate comment failed (no answer); listing again before try 2",
+        "::debug::writing the gate comment failed (no answer); listing again before try 3",
+      ]);
+      expect(fake.comments.map((c) => [c.id, c.body, c.updates])).toEqual([[mine.id, OLD_COMMENT, 0]]);
+    },
+  },
+  {
+    name: "comment update dropped once (reject): listed again, updated in place, comment-id its id; no warning",
+    verdict: "reject",
+    oldComment: true,
+    arrange: () => {
+      proxy.drop({ method: "PATCH", path: /\/issues\/comments\/\d+$/, when: "before", times: 1 });
+    },
+    checkRun: 0,
+    comment: "old",
+    warnings: [],
+    expectRun: (_r, mine) => {
+      if (mine === undefined) throw new Error("the case has an old comment");
+      expect(fake.calls().slice(-3)).toEqual([
+        "GET issues/list-comments",
+        "GET issues/list-comments",
+        "PATCH issues/update-comment",
+      ]);
+      expect(fake.comments.map((c) => [c.id, c.updates])).toEqual([[mine.id, 1]]);
+      expect(mine.body).toMatch(/^## ❌ reject — /m);
+    },
+  },
+  {
+    name: "base policy contents dropped once: retried, and the run is as normal",
+    verdict: "accept",
+    arrange: () => {
+      proxy.drop({ method: "GET", path: /\/contents\//, when: "before", times: 1 });
+    },
+    checkRun: 0,
+    comment: "first",
+    warnings: [],
+    expectRun: (r) => {
+      expect(proxy.calls()).toEqual([
+        "GET /repos/acme/models/contents/gate%2Fpolicy.yaml [dropped before]",
+        "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
+        ...PROXY_AFTER_POLICY,
+        "POST /repos/acme/models/check-runs",
+        `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
+        `POST /repos/acme/models/issues/${PR_NUMBER}/comments`,
+        `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
+      ]);
+      expect(failedTryLines(r)).toEqual(tries("GET /repos/{owner}/{repo}/contents/{path}", 1));
+      expect(reportOf(r).provenance.policy.source).toBe(`base commit ${BASE_SHA} (contents API)`);
+      expect(reportOf(r).provenance.policy.last_commit).toBe("9".repeat(40));
+    },
+  },
+  {
+    name: 'base policy commits dropped every time: 3 tries, then the last commit is "unknown"; no warning, the run is as normal',
+    verdict: "accept",
+    arrange: () => {
+      proxy.drop({ method: "GET", path: /\/commits$/, when: "before" });
+    },
+    checkRun: 0,
+    comment: "first",
+    warnings: [],
+    expectRun: (r) => {
+      expect(proxy.calls().slice(0, 4)).toEqual([
+        "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
+        ...Array<string>(3).fill("GET /repos/acme/models/commits [dropped before]"),
+      ]);
+      expect(fake.calls()).toEqual([
+        "GET repos/get-content",
+        "GET checks/list-for-ref",
+        "POST graphql",
+        "GET issues/list-comments",
+        "POST checks/create",
+        "GET issues/list-comments",
+        "POST issues/create-comment",
+        "GET issues/list-comments",
+      ]);
+      expect(failedTryLines(r)).toEqual(tries("GET /repos/{owner}/{repo}/commits", 3));
+      expect(commands(r, "debug")).toContain("::debug::commits API: error other side closed; trying git log");
+      expect(reportOf(r).provenance.policy.last_commit).toBeNull();
+      expect(reportOf(r).provenance.policy.source).toBe(`base commit ${BASE_SHA} (contents API)`);
+      expect(r.summary).toContain("| Policy last changed in | unknown |");
+    },
+  },
+];
+
+describe("end to end: the bundle (dist/index.js) with its GitHub API behind the proxy", () => {
+  beforeAll(() => {
+    // CI builds dist/ first (action.test.ts builds it when missing); these tests only run it.
+    if (!distExists()) throw new Error(`${DIST} is missing: run \`npm run package\` first`);
+  });
+
+  it.each(named(DELIVERED))(
+    "%s",
+    async (_name, { verdict, oldComment, arrange, checkRun, comment, warnings, expectRun }) => {
+      const old = oldComment === true ? fake.addComment(PR_NUMBER, OLD_COMMENT) : undefined;
+      arrange();
+      const r = await runBundle(verdict === "accept" ? ACCEPT_ROWS : REJECT_ROWS);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(verdict === "accept" ? 0 : 1);
+      expectVerdictDelivered(r, verdict);
+      expectRun(r, old);
+      expect(r.outputs["check-run-id"]).toBe(checkRun === null ? "" : String(fake.checkRuns[checkRun]?.id));
+      expect(r.outputs["comment-id"]).toBe(
+        comment === "empty" ? "" : String((comment === "old" ? old : fake.comments[0])?.id),
+      );
+      expect(commands(r, "warning")).toEqual(warnings);
       const errors = commands(r, "error");
       if (verdict === "accept") expect(errors).toEqual([]);
       else {
@@ -138,185 +410,6 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       }
     },
   );
-
-  it("check run create dropped every time: 3 tries with backoff, one warning; the comment is still posted", async () => {
-    proxy.drop({ method: "POST", path: /\/check-runs$/, when: "before" });
-    const r = await runBundle(ACCEPT_ROWS);
-    expect(r.stderr).toBe("");
-    expect(r.code).toBe(0);
-    expectVerdictDelivered(r, "accept");
-    expect(proxy.calls()).toEqual([
-      "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
-      "GET /repos/acme/models/commits",
-      `GET /repos/acme/models/commits/${HEAD_SHA}/check-runs`,
-      "POST /graphql",
-      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
-      "POST /repos/acme/models/check-runs [dropped before]",
-      "POST /repos/acme/models/check-runs [dropped before]",
-      "POST /repos/acme/models/check-runs [dropped before]",
-      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
-      `POST /repos/acme/models/issues/${PR_NUMBER}/comments`,
-      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
-    ]);
-    expect(failedTryLines(r)).toEqual([
-      "POST /repos/{owner}/{repo}/check-runs try 1",
-      "POST /repos/{owner}/{repo}/check-runs try 2",
-      "POST /repos/{owner}/{repo}/check-runs try 3",
-    ]);
-    expect(fake.checkRuns).toEqual([]);
-    expect(fake.comments.map((c) => c.issue)).toEqual([PR_NUMBER]);
-    expect(r.outputs["check-run-id"]).toBe("");
-    expect(r.outputs["comment-id"]).toBe(String(fake.comments[0]?.id));
-    expect(commands(r, "warning")).toEqual([
-      '::warning::Could not create the check run "Model acceptance gate": the request to GitHub failed ' +
-        "(other side closed) 3 times; giving up. The verdict is in the job summary and the step outputs.",
-    ]);
-    expect(commands(r, "error")).toEqual([]);
-  });
-
-  it("check run create dropped after GitHub created it: retried once, two identical runs, the second's id", async () => {
-    proxy.drop({ method: "POST", path: /\/check-runs$/, when: "after", times: 1 });
-    const r = await runBundle(REJECT_ROWS);
-    expect(r.stderr).toBe("");
-    expect(r.code).toBe(1);
-    expectVerdictDelivered(r, "reject");
-    expect(fake.calls().filter((c) => c === "POST checks/create")).toHaveLength(2);
-    expect(failedTryLines(r)).toEqual(["POST /repos/{owner}/{repo}/check-runs try 1"]);
-    expect(fake.checkRuns.map((c) => [c.head_sha, c.conclusion])).toEqual([
-      [HEAD_SHA, "failure"],
-      [HEAD_SHA, "failure"],
-    ]);
-    expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[1]?.id));
-    expect(r.outputs["comment-id"]).toBe(String(fake.comments[0]?.id));
-    expect(commands(r, "warning")).toEqual([]);
-    const errors = commands(r, "error");
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(VERDICT_ERROR);
-  });
-
-  it("comment listing dropped every time: 3 tries with backoff, one warning, no comment; the check run is there", async () => {
-    proxy.drop({ method: "GET", path: new RegExp(`/issues/${PR_NUMBER}/comments$`), when: "before" });
-    const r = await runBundle(ACCEPT_ROWS);
-    expect(r.stderr).toBe("");
-    expect(r.code).toBe(0);
-    expectVerdictDelivered(r, "accept");
-    expect(proxy.calls().slice(-3)).toEqual(
-      Array(3).fill(`GET /repos/acme/models/issues/${PR_NUMBER}/comments [dropped before]`),
-    );
-    expect(fake.calls()).toEqual([
-      "GET repos/get-content",
-      "GET repos/list-commits",
-      "GET checks/list-for-ref",
-      "POST graphql",
-      "POST checks/create",
-    ]);
-    // Listed twice, 3 tries each: for the run history (an info line), then for the comment (the
-    // warning); each call counts its own tries (the second's first retry waits 1 unit, not 16).
-    expect(failedTryLines(r)).toEqual([
-      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 1",
-      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 2",
-      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 3",
-      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 1",
-      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 2",
-      "GET /repos/{owner}/{repo}/issues/{issue_number}/comments try 3",
-    ]);
-    expect(fake.comments).toEqual([]);
-    expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
-    expect(r.outputs["comment-id"]).toBe("");
-    expect(commands(r, "warning")).toEqual([
-      "::warning::Could not list the pull request's comments to find the previous gate comment: the request " +
-        "to GitHub failed (other side closed) 3 times; giving up. The verdict is in the job summary and the step outputs.",
-    ]);
-    expect(commands(r, "error")).toEqual([]);
-  });
-
-  it("GraphQL refused and GET /user dropped every time: 3 tries, one warning, no comment (it could be a second)", async () => {
-    fake.fail("graphql", { status: 200, graphqlErrorType: "FORBIDDEN" });
-    proxy.drop({ method: "GET", path: /^\/user$/, when: "before" });
-    const r = await runBundle(ACCEPT_ROWS);
-    expect(r.stderr).toBe("");
-    expect(r.code).toBe(0);
-    expectVerdictDelivered(r, "accept");
-    // Asked once, in the "Earlier runs" phase (before the verdict); the check run follows.
-    expect(proxy.calls().slice(-4)).toEqual([
-      ...Array<string>(3).fill("GET /user [dropped before]"),
-      "POST /repos/acme/models/check-runs",
-    ]);
-    expect(fake.calls()).toEqual([
-      "GET repos/get-content",
-      "GET repos/list-commits",
-      "GET checks/list-for-ref",
-      "POST graphql",
-      "POST checks/create",
-    ]);
-    expect(failedTryLines(r)).toEqual(["GET /user try 1", "GET /user try 2", "GET /user try 3"]);
-    expect(fake.comments).toEqual([]);
-    expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
-    expect(r.outputs["comment-id"]).toBe("");
-    expect(commands(r, "warning")).toEqual([
-      "::warning::Could not tell which comments are the gate's (GraphQL viewer and GET /user), so no comment " +
-        "is posted (a guess " +
-        "could post a second one): the request to GitHub failed (other side closed) 3 times; giving up. The " +
-        "verdict is not affected.",
-    ]);
-    expect(commands(r, "error")).toEqual([]);
-  });
-
-  it("comment update dropped every time: 3 tries, each after listing again, one warning; the old comment stays, comment-id empty", async () => {
-    const old = commentBody("0".repeat(64), "old");
-    const mine = fake.addComment(PR_NUMBER, old);
-    proxy.drop({ method: "PATCH", path: /\/issues\/comments\/\d+$/, when: "before" });
-    const r = await runBundle(ACCEPT_ROWS);
-    expect(r.stderr).toBe("");
-    expect(r.code).toBe(0);
-    expectVerdictDelivered(r, "accept");
-    expect(proxy.calls()).toEqual([
-      "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
-      "GET /repos/acme/models/commits",
-      `GET /repos/acme/models/commits/${HEAD_SHA}/check-runs`,
-      "POST /graphql",
-      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
-      "POST /repos/acme/models/check-runs",
-      ...Array.from({ length: 3 }, () => [
-        `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
-        `PATCH /repos/acme/models/issues/comments/${mine.id} [dropped before]`,
-      ]).flat(),
-    ]);
-    expect(commands(r, "debug").filter((l) => l.includes("listing again before try"))).toEqual([
-      "::debug::writing the gate comment failed (no answer); listing again before try 2",
-      "::debug::writing the gate comment failed (no answer); listing again before try 3",
-    ]);
-    expect(fake.comments.map((c) => [c.id, c.body, c.updates])).toEqual([[mine.id, old, 0]]);
-    expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
-    expect(r.outputs["comment-id"]).toBe("");
-    expect(commands(r, "warning")).toEqual([
-      "::warning::Could not update the gate comment: the request to GitHub failed (other side closed) 3 times; " +
-        "giving up. The verdict is in the job summary and the step outputs.",
-    ]);
-    expect(commands(r, "error")).toEqual([]);
-  });
-
-  it("comment update dropped once (reject): listed again, updated in place, comment-id its id; no warning", async () => {
-    const mine = fake.addComment(PR_NUMBER, commentBody("0".repeat(64), "old"));
-    proxy.drop({ method: "PATCH", path: /\/issues\/comments\/\d+$/, when: "before", times: 1 });
-    const r = await runBundle(REJECT_ROWS);
-    expect(r.stderr).toBe("");
-    expect(r.code).toBe(1);
-    expectVerdictDelivered(r, "reject");
-    expect(fake.calls().slice(-3)).toEqual([
-      "GET issues/list-comments",
-      "GET issues/list-comments",
-      "PATCH issues/update-comment",
-    ]);
-    expect(fake.comments.map((c) => [c.id, c.updates])).toEqual([[mine.id, 1]]);
-    expect(mine.body).toMatch(/^## ❌ reject — /m);
-    expect(r.outputs["comment-id"]).toBe(String(mine.id));
-    expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
-    expect(commands(r, "warning")).toEqual([]);
-    const errors = commands(r, "error");
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(VERDICT_ERROR);
-  });
 
   // The action sends annotations only for a policy (or input) error, one per listed problem, and an
   // InputError lists at most 20 (MAX_LISTED_PROBLEMS): the check run is created with all of them in
@@ -331,10 +424,7 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
     expect(r.code).toBe(1);
     expect(proxy.calls()).toEqual([
       "GET /repos/acme/models/contents/gate%2Fbad-policy.yaml",
-      "GET /repos/acme/models/commits",
-      `GET /repos/acme/models/commits/${HEAD_SHA}/check-runs`,
-      "POST /graphql",
-      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
+      ...PROXY_AFTER_POLICY,
       "POST /repos/acme/models/check-runs",
     ]);
     const run0 = fake.checkRuns[0];
@@ -353,33 +443,6 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
     ]);
   });
 
-  it("base policy contents dropped once: retried, and the run is as normal", async () => {
-    proxy.drop({ method: "GET", path: /\/contents\//, when: "before", times: 1 });
-    const r = await runBundle(ACCEPT_ROWS);
-    expect(r.stderr).toBe("");
-    expect(r.code).toBe(0);
-    expectVerdictDelivered(r, "accept");
-    expect(proxy.calls()).toEqual([
-      "GET /repos/acme/models/contents/gate%2Fpolicy.yaml [dropped before]",
-      "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
-      "GET /repos/acme/models/commits",
-      `GET /repos/acme/models/commits/${HEAD_SHA}/check-runs`,
-      "POST /graphql",
-      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
-      "POST /repos/acme/models/check-runs",
-      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
-      `POST /repos/acme/models/issues/${PR_NUMBER}/comments`,
-      `GET /repos/acme/models/issues/${PR_NUMBER}/comments`,
-    ]);
-    expect(failedTryLines(r)).toEqual(["GET /repos/{owner}/{repo}/contents/{path} try 1"]);
-    expect(reportOf(r).provenance.policy.source).toBe(`base commit ${BASE_SHA} (contents API)`);
-    expect(reportOf(r).provenance.policy.last_commit).toBe("9".repeat(40));
-    expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
-    expect(r.outputs["comment-id"]).toBe(String(fake.comments[0]?.id));
-    expect(commands(r, "warning")).toEqual([]);
-    expect(commands(r, "error")).toEqual([]);
-  });
-
   // By design: the base commit's policy decides, and when neither the contents API nor the
   // checkout can give it, the PR's own copy must not; the run stops with an error (no verdict).
   it("base policy contents dropped every time (no fetch-depth: 0): 3 tries, then an error, no verdict; a failed check run, no comment", async () => {
@@ -391,11 +454,7 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
       ...Array<string>(3).fill("GET /repos/acme/models/contents/gate%2Fpolicy.yaml [dropped before]"),
       "POST /repos/acme/models/check-runs",
     ]);
-    expect(failedTryLines(r)).toEqual([
-      "GET /repos/{owner}/{repo}/contents/{path} try 1",
-      "GET /repos/{owner}/{repo}/contents/{path} try 2",
-      "GET /repos/{owner}/{repo}/contents/{path} try 3",
-    ]);
+    expect(failedTryLines(r)).toEqual(tries("GET /repos/{owner}/{repo}/contents/{path}", 3));
     const message =
       "Cannot read the policy gate/policy.yaml at the pull request's base commit bbbbbbbbbbbb, and the PR's own " +
       "copy must not decide. contents API: no answer (other side closed); git: the checkout does not have commit " +
@@ -412,40 +471,5 @@ describe("end to end: the bundle (dist/index.js) with its GitHub API behind the 
     ]);
     expect(fake.comments).toEqual([]);
     expect(r.outputs).toEqual({ "check-run-id": String(fake.checkRuns[0]?.id) });
-  });
-
-  it('base policy commits dropped every time: 3 tries, then the last commit is "unknown"; no warning, the run is as normal', async () => {
-    proxy.drop({ method: "GET", path: /\/commits$/, when: "before" });
-    const r = await runBundle(ACCEPT_ROWS);
-    expect(r.stderr).toBe("");
-    expect(r.code).toBe(0);
-    expectVerdictDelivered(r, "accept");
-    expect(proxy.calls().slice(0, 4)).toEqual([
-      "GET /repos/acme/models/contents/gate%2Fpolicy.yaml",
-      ...Array<string>(3).fill("GET /repos/acme/models/commits [dropped before]"),
-    ]);
-    expect(fake.calls()).toEqual([
-      "GET repos/get-content",
-      "GET checks/list-for-ref",
-      "POST graphql",
-      "GET issues/list-comments",
-      "POST checks/create",
-      "GET issues/list-comments",
-      "POST issues/create-comment",
-      "GET issues/list-comments",
-    ]);
-    expect(failedTryLines(r)).toEqual([
-      "GET /repos/{owner}/{repo}/commits try 1",
-      "GET /repos/{owner}/{repo}/commits try 2",
-      "GET /repos/{owner}/{repo}/commits try 3",
-    ]);
-    expect(commands(r, "debug")).toContain("::debug::commits API: error other side closed; trying git log");
-    expect(reportOf(r).provenance.policy.last_commit).toBeNull();
-    expect(reportOf(r).provenance.policy.source).toBe(`base commit ${BASE_SHA} (contents API)`);
-    expect(r.summary).toContain("| Policy last changed in | unknown |");
-    expect(r.outputs["check-run-id"]).toBe(String(fake.checkRuns[0]?.id));
-    expect(r.outputs["comment-id"]).toBe(String(fake.comments[0]?.id));
-    expect(commands(r, "warning")).toEqual([]);
-    expect(commands(r, "error")).toEqual([]);
   });
 });

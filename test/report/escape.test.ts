@@ -85,6 +85,8 @@ describe("escapeMarkdownInline", () => {
     ["cross-repo issue", "owner/repo#7", "owner/repo&#35;&#8203;7"],
     ["table pipes", "|a|b|", "\\|a\\|b\\|"],
     ["workflow command", "x\n::error::pwned", "x ::error::pwned"],
+    ["leading workflow command", "::error::pwned", "\\::error::pwned"],
+    ["leading spaces and colons", "  ::x", "  \\::x"],
     ["CRLF is one space", "a\r\nb\rc\td", "a b c d"],
     ["html", "<img src=x onerror=alert(1)>", "&lt;img src\\=x onerror\\=alert\\(1\\)&gt;"],
     ["marker", COMMENT_MARKER, "&lt;\\!\\-\\- model\\-acceptance\\-gate:report \\-\\-&gt;"],

@@ -116,6 +116,12 @@ export function escapeMarkdownInline(s: string, maxChars: number = INLINE_MAX_CH
       i += 2;
       continue;
     }
+    // A leading ":" is escaped, so that no value starts a line with "::" (a workflow command
+    // where the text is echoed to a log); "\:" renders as ":".
+    if (c === ":" && out.trim() === "") {
+      out += "\\:";
+      continue;
+    }
     // "www." autolinks at a word start.
     if (
       (c === "w" || c === "W") &&

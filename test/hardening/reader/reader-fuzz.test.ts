@@ -26,6 +26,7 @@ import {
   useScratch,
   type ReadOutcome,
 } from "../helpers.js";
+import { named } from "../../helpers/named-cases.js";
 import { applyAll, exportRows, mutation, reviewRows } from "../mutations.js";
 import { expectation, specLines, type Expectation } from "../oracle.js";
 
@@ -186,175 +187,127 @@ async function withBothOutcomes(min: number, run: () => Promise<void>): Promise<
 
 const gzipMode = fc.constantFrom<Case["gzip"]>("none", "none", "whole", "truncated", "appended");
 
+/** A valid export of one task, the candidate passing and the baseline failing. */
+const VALID_ROWS = [
+  { model_config: CAND, result: "pass" },
+  { model_config: BASE, result: "fail" },
+].map((r) => ({
+  task_id: "t",
+  dataset_revision: "d",
+  harness_revision: "h",
+  model_config: r.model_config,
+  validity: "valid",
+  result: r.result,
+  review_revision: 0,
+}));
+
+const text = fc.string({
+  unit: fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n)),
+  maxLength: 12,
+});
+const idField = fc.constantFrom(
+  "task_id",
+  "dataset_revision",
+  "harness_revision",
+  "cluster",
+  "attempt",
+  "evidence",
+);
+
+/**
+ * The reader's properties: the test's name, how many runs must give a Dataset and how many an
+ * InputError (at least one of the latter whatever `min`), the property, and its name and CI run
+ * count for fuzzParams (RELIABILITY.md "Fuzzing" lists them).
+ */
+const PROPERTIES: readonly {
+  readonly name: string;
+  readonly min: number;
+  readonly property: () => fc.IAsyncProperty<unknown[]>;
+  readonly tally: string;
+  readonly runs: number;
+}[] = [
+  {
+    name: "mutated valid exports (plain, gzip, truncated gzip, gzip with bytes after it)",
+    min: 20,
+    property: () =>
+      fc.asyncProperty(
+        exportRows,
+        fc.array(mutation, { maxLength: 3 }),
+        gzipMode,
+        fc.nat(),
+        (rows, ms, gzip, cut) =>
+          check({ results: applyAll(Buffer.from(jsonl(rows)), ms), reviews: undefined, gzip, cut }),
+      ),
+    tally: "reader: mutated exports",
+    runs: 300,
+  },
+  {
+    name: "mutated valid exports with a mutated reviews file",
+    min: 20,
+    property: () =>
+      fc.asyncProperty(
+        exportRows,
+        reviewRows,
+        fc.array(mutation, { maxLength: 2 }),
+        fc.array(mutation, { maxLength: 2 }),
+        (rows, reviews, ms, rms) =>
+          check({
+            results: applyAll(Buffer.from(jsonl(rows)), ms),
+            reviews: applyAll(Buffer.from(reviews.length === 0 ? "" : jsonl(reviews)), rms),
+            gzip: "none",
+            cut: 0,
+          }),
+      ),
+    tally: "reader: mutated reviews",
+    runs: 200,
+  },
+  {
+    name: "arbitrary bytes after valid rows of both models, plain or gzip",
+    min: 10,
+    property: () =>
+      fc.asyncProperty(fc.uint8Array({ maxLength: 600 }), gzipMode, fc.nat(), (bytes, gzip, cut) =>
+        check({
+          results: Buffer.concat([Buffer.from(jsonl(VALID_ROWS)), Buffer.from(bytes)]),
+          reviews: undefined,
+          gzip,
+          cut,
+        }),
+      ),
+    tally: "reader: arbitrary bytes after valid rows",
+    runs: 200,
+  },
+  {
+    name: "arbitrary bytes as the whole file, and as a reviews file",
+    min: 0,
+    property: () =>
+      fc.asyncProperty(fc.uint8Array({ maxLength: 600 }), fc.uint8Array({ maxLength: 300 }), (bytes, rev) =>
+        check({ results: Buffer.from(bytes), reviews: Buffer.from(rev), gzip: "none", cut: 0 }),
+      ),
+    tally: "reader: arbitrary bytes",
+    runs: 200,
+  },
+  {
+    name: "arbitrary Unicode text lines (lone surrogates, controls, bidi) in every id field",
+    min: 20,
+    property: () =>
+      fc.asyncProperty(fc.array(fc.record({ field: idField, value: text }), { maxLength: 4 }), (edits) => {
+        const rows = VALID_ROWS.map((r, i) => {
+          const copy: Record<string, unknown> = { ...r };
+          for (const e of edits) if (i === 0 || e.field !== "cluster") copy[e.field] = e.value;
+          return copy;
+        });
+        return check({ results: Buffer.from(jsonl(rows)), reviews: undefined, gzip: "none", cut: 0 });
+      }),
+    tally: "reader: arbitrary UTF-16 in id fields",
+    runs: 200,
+  },
+];
+
 describe("reader fuzz: for any bytes, a Dataset exactly as the oracle predicts, or an InputError", () => {
-  it(
-    "mutated valid exports (plain, gzip, truncated gzip, gzip with bytes after it)",
-    async () => {
-      await withBothOutcomes(20, () =>
-        fc.assert(
-          fc.asyncProperty(
-            exportRows,
-            fc.array(mutation, { maxLength: 3 }),
-            gzipMode,
-            fc.nat(),
-            async (rows, ms, gzip, cut) => {
-              await check({ results: applyAll(Buffer.from(jsonl(rows)), ms), reviews: undefined, gzip, cut });
-            },
-          ),
-          fuzzParams("reader: mutated exports", 300),
-        ),
-      );
-    },
-    FUZZ_TIMEOUT,
-  );
-
-  it(
-    "mutated valid exports with a mutated reviews file",
-    async () => {
-      await withBothOutcomes(20, () =>
-        fc.assert(
-          fc.asyncProperty(
-            exportRows,
-            reviewRows,
-            fc.array(mutation, { maxLength: 2 }),
-            fc.array(mutation, { maxLength: 2 }),
-            async (rows, reviews, ms, rms) => {
-              await check({
-                results: applyAll(Buffer.from(jsonl(rows)), ms),
-                reviews: applyAll(Buffer.from(reviews.length === 0 ? "" : jsonl(reviews)), rms),
-                gzip: "none",
-                cut: 0,
-              });
-            },
-          ),
-          fuzzParams("reader: mutated reviews", 200),
-        ),
-      );
-    },
-    FUZZ_TIMEOUT,
-  );
-
-  it(
-    "arbitrary bytes after valid rows of both models, plain or gzip",
-    async () => {
-      await withBothOutcomes(10, () =>
-        fc.assert(
-          fc.asyncProperty(
-            fc.uint8Array({ maxLength: 600 }),
-            gzipMode,
-            fc.nat(),
-            async (bytes, gzip, cut) => {
-              const head = Buffer.from(
-                jsonl([
-                  {
-                    task_id: "t",
-                    dataset_revision: "d",
-                    harness_revision: "h",
-                    model_config: CAND,
-                    validity: "valid",
-                    result: "pass",
-                    review_revision: 0,
-                  },
-                  {
-                    task_id: "t",
-                    dataset_revision: "d",
-                    harness_revision: "h",
-                    model_config: BASE,
-                    validity: "valid",
-                    result: "fail",
-                    review_revision: 0,
-                  },
-                ]),
-              );
-              await check({
-                results: Buffer.concat([head, Buffer.from(bytes)]),
-                reviews: undefined,
-                gzip,
-                cut,
-              });
-            },
-          ),
-          fuzzParams("reader: arbitrary bytes after valid rows", 200),
-        ),
-      );
-    },
-    FUZZ_TIMEOUT,
-  );
-
-  it(
-    "arbitrary bytes as the whole file, and as a reviews file",
-    async () => {
-      await withBothOutcomes(0, () =>
-        fc.assert(
-          fc.asyncProperty(
-            fc.uint8Array({ maxLength: 600 }),
-            fc.uint8Array({ maxLength: 300 }),
-            async (bytes, rev) => {
-              await check({ results: Buffer.from(bytes), reviews: Buffer.from(rev), gzip: "none", cut: 0 });
-            },
-          ),
-          fuzzParams("reader: arbitrary bytes", 200),
-        ),
-      );
-    },
-    FUZZ_TIMEOUT,
-  );
-
-  it(
-    "arbitrary Unicode text lines (lone surrogates, controls, bidi) in every id field",
-    async () => {
-      const text = fc.string({
-        unit: fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n)),
-        maxLength: 12,
-      });
-      await withBothOutcomes(20, () =>
-        fc.assert(
-          fc.asyncProperty(
-            fc.array(
-              fc.record({
-                field: fc.constantFrom(
-                  "task_id",
-                  "dataset_revision",
-                  "harness_revision",
-                  "cluster",
-                  "attempt",
-                  "evidence",
-                ),
-                value: text,
-              }),
-              { maxLength: 4 },
-            ),
-            async (edits) => {
-              const rows = [
-                {
-                  task_id: "t",
-                  dataset_revision: "d",
-                  harness_revision: "h",
-                  model_config: CAND,
-                  validity: "valid",
-                  result: "pass",
-                  review_revision: 0,
-                },
-                {
-                  task_id: "t",
-                  dataset_revision: "d",
-                  harness_revision: "h",
-                  model_config: BASE,
-                  validity: "valid",
-                  result: "fail",
-                  review_revision: 0,
-                },
-              ].map((r, i) => {
-                const copy: Record<string, unknown> = { ...r };
-                for (const e of edits) if (i === 0 || e.field !== "cluster") copy[e.field] = e.value;
-                return copy;
-              });
-              await check({ results: Buffer.from(jsonl(rows)), reviews: undefined, gzip: "none", cut: 0 });
-            },
-          ),
-          fuzzParams("reader: arbitrary UTF-16 in id fields", 200),
-        ),
-      );
+  it.each(named(PROPERTIES))(
+    "%s",
+    async (_name, { min, property, tally, runs }) => {
+      await withBothOutcomes(min, () => fc.assert(property(), fuzzParams(tally, runs)));
     },
     FUZZ_TIMEOUT,
   );

@@ -9,9 +9,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { codePoints, foldInvisible, unicodeNearMatch } from "../../../src/core/unicode-near-match.js";
-import { importText } from "../../../src/importers/index.js";
+import { importText, type ImportOptions } from "../../../src/importers/index.js";
 import { mapScore } from "../../../src/importers/inspect.js";
 import { BASELINE, CANDIDATE, exportLines, many, tempDir, writePolicy } from "../../helpers/export-writer.js";
+import { named } from "../../helpers/named-cases.js";
 import { cliInProcess } from "../../helpers/run-cli.js";
 import { inputErrorOf } from "../../importers/helpers.js";
 import { exportText, policyYaml, tasks } from "../../action/exports.js";
@@ -99,7 +100,7 @@ const PAIRS: readonly Pair[] = [
 ];
 
 describe("foldInvisible and codePoints", () => {
-  it.each(PAIRS)("$name: folds together, differs exactly", ({ data, given }) => {
+  it.each(named(PAIRS))("%s: folds together, differs exactly", (_name, { data, given }) => {
     expect(given).not.toBe(data);
     expect(foldInvisible(given)).toBe(foldInvisible(data));
   });
@@ -126,25 +127,39 @@ describe("foldInvisible and codePoints", () => {
   });
 });
 
-/** An export whose candidate is named `candidate`: 30 tasks, enough for any message. */
-function cliCase(candidate: string): { dir: string; argv: string[] } {
+/**
+ * `model-gate evaluate` on an export of 30 tasks whose candidate is named `inData`, given the ids
+ * `given` (the baseline's is BASELINE unless given).
+ */
+function evaluateIds(inData: string, given: { readonly baseline?: string; readonly candidate: string }) {
   const dir = tempDir();
   const lines = exportLines(many(30, "t", { validity: "valid", a: ["pass"], b: ["fail"] })).map((l) =>
-    l.replace(JSON.stringify(CANDIDATE), JSON.stringify(candidate)),
+    l.replace(JSON.stringify(CANDIDATE), JSON.stringify(inData)),
   );
   writeFileSync(join(dir, "results.jsonl"), lines.join("\n") + "\n");
-  return {
+  return cliInProcess(
+    [
+      "evaluate",
+      "--results",
+      "results.jsonl",
+      "--policy",
+      writePolicy(dir),
+      "--baseline",
+      given.baseline ?? BASELINE,
+      "--candidate",
+      given.candidate,
+      "--today",
+      "2026-11-29",
+    ],
     dir,
-    argv: ["evaluate", "--results", "results.jsonl", "--policy", writePolicy(dir), "--baseline", BASELINE],
-  };
+  );
 }
 
 describe("--candidate / --baseline through the CLI (the action's inputs take the same path)", () => {
-  it.each(PAIRS)(
-    "$name: exit 3, the message shows both ids' code points",
-    async ({ data, given, kind, diff }) => {
-      const { dir, argv } = cliCase(data);
-      const r = await cliInProcess([...argv, "--candidate", given, "--today", "2026-11-29"], dir);
+  it.each(named(PAIRS))(
+    "%s: exit 3, the message shows both ids' code points",
+    async (_name, { data, given, kind, diff }) => {
+      const r = await evaluateIds(data, { candidate: given });
       expect(r.code).toBe(3);
       expect(r.stdout).toBe("");
       // (The CLI's output shows invisible characters as \u{…} on top of this.)
@@ -157,31 +172,14 @@ describe("--candidate / --baseline through the CLI (the action's inputs take the
   );
 
   it("a visibly different id: the plain message, without a look-alike clause", async () => {
-    const { dir, argv } = cliCase("cfg-a");
-    const r = await cliInProcess([...argv, "--candidate", "cfg-z", "--today", "2026-11-29"], dir);
+    const r = await evaluateIds("cfg-a", { candidate: "cfg-z" });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('the candidate model_config "cfg-z" does not appear in the export');
     expect(r.stderr).not.toContain("differs from it only by");
   });
 
   it("the baseline too, and each id is named with its own look-alike", async () => {
-    const { dir } = cliCase(CANDIDATE);
-    const r = await cliInProcess(
-      [
-        "evaluate",
-        "--results",
-        "results.jsonl",
-        "--policy",
-        writePolicy(dir),
-        "--baseline",
-        `${BASELINE}\u200d`,
-        "--candidate",
-        CANDIDATE,
-        "--today",
-        "2026-11-29",
-      ],
-      dir,
-    );
+    const r = await evaluateIds(CANDIDATE, { baseline: `${BASELINE}\u200d`, candidate: CANDIDATE });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`the given id has U+200D where the data has nothing`);
   });
@@ -216,67 +214,87 @@ describe("the action's candidate input (the bundle)", () => {
   );
 });
 
+const LB = JSON.stringify({
+  leaderboards: [
+    {
+      name: "Verif\u00efed",
+      results: [
+        { folder: "run-caf\u00e9", name: "Agent", per_instance_details: { "a__a-1": { resolved: true } } },
+      ],
+    },
+  ],
+});
+
+const inspectLog = (scorer: string, value: unknown): string =>
+  JSON.stringify({
+    version: 2,
+    status: "success",
+    eval: { task: "t", model: "m", dataset: { name: "d" }, config: {} },
+    samples: [{ id: 1, epoch: 1, scores: { [scorer]: { value } } }],
+  });
+
+/**
+ * An importer option that names something in the input file: the problem it gives, and where the
+ * given id and the data's differ (null: they do not look the same, so the message has no
+ * look-alike clause).
+ */
+const IMPORTER_IDS: readonly {
+  readonly name: string;
+  readonly opts: ImportOptions;
+  readonly input: string;
+  readonly problem: string;
+  readonly diff: string | null;
+}[] = [
+  {
+    name: "--board in NFD against an NFC board name",
+    opts: { kind: "swebench-leaderboard", file: "lb.json", board: "Verifi\u0308ed" },
+    input: LB,
+    problem: "no such board",
+    diff: "U+0069 U+0308 where the data has U+00EF",
+  },
+  {
+    name: "--run with a zero-width joiner",
+    opts: { kind: "swebench-leaderboard", file: "lb.json", run: "run\u200d-caf\u00e9" },
+    input: LB,
+    problem: "no entry has folder or name",
+    diff: "U+200D where the data has nothing",
+  },
+  {
+    name: "--run in NFD",
+    opts: { kind: "swebench-leaderboard", file: "lb.json", run: "run-cafe\u0301" },
+    input: LB,
+    problem: "no entry has folder or name",
+    diff: "U+0065 U+0301 where the data has U+00E9",
+  },
+  {
+    name: "--scorer with a no-break space",
+    opts: { kind: "inspect", file: "log.json", scorer: "exact\u00a0match" },
+    input: inspectLog("exact match", "C"),
+    problem: "no sample has that scorer",
+    diff: "U+00A0 where the data has U+0020",
+  },
+  {
+    name: "--scorer with a Greek ο added: visibly different, no look-alike clause",
+    opts: { kind: "inspect", file: "log.json", scorer: "exact match \u03bf" },
+    input: inspectLog("exact match", "C"),
+    problem: "no sample has that scorer",
+    diff: null,
+  },
+  {
+    name: "--scorer with a look-alike Greek ο for a Latin o",
+    opts: { kind: "inspect", file: "log.json", scorer: "sc\u03bfre" },
+    input: inspectLog("score", "C"),
+    problem: "no sample has that scorer",
+    diff: "U+03BF where the data has U+006F",
+  },
+];
+
 describe("importers: --run, --board, --scorer and --score-map", () => {
-  const LB = JSON.stringify({
-    leaderboards: [
-      {
-        name: "Verif\u00efed",
-        results: [
-          { folder: "run-caf\u00e9", name: "Agent", per_instance_details: { "a__a-1": { resolved: true } } },
-        ],
-      },
-    ],
-  });
-
-  it("--board in NFD against an NFC board name", async () => {
-    const m = await inputErrorOf(() =>
-      importText({ kind: "swebench-leaderboard", file: "lb.json", board: "Verifi\u0308ed" }, LB, undefined),
-    );
-    expect(m).toContain("no such board");
-    expect(m).toContain("the given id has U+0069 U+0308 where the data has U+00EF");
-  });
-
-  it("--run with a zero-width joiner, and --run in NFD", async () => {
-    for (const [run, diff] of [
-      ["run\u200d-caf\u00e9", "U+200D where the data has nothing"],
-      ["run-cafe\u0301", "U+0065 U+0301 where the data has U+00E9"],
-    ] as const) {
-      const m = await inputErrorOf(() =>
-        importText({ kind: "swebench-leaderboard", file: "lb.json", run }, LB, undefined),
-      );
-      expect(m).toContain("no entry has folder or name");
-      expect(m).toContain(`the given id has ${diff}`);
-    }
-  });
-
-  const inspectLog = (scorer: string, value: unknown): string =>
-    JSON.stringify({
-      version: 2,
-      status: "success",
-      eval: { task: "t", model: "m", dataset: { name: "d" }, config: {} },
-      samples: [{ id: 1, epoch: 1, scores: { [scorer]: { value } } }],
-    });
-
-  it("--scorer with a no-break space, and a look-alike Greek ο", async () => {
-    for (const [given, diff] of [
-      ["exact\u00a0match", "U+00A0 where the data has U+0020"],
-      ["exact match \u03bf", null],
-    ] as const) {
-      const m = await inputErrorOf(() =>
-        importText(
-          { kind: "inspect", file: "log.json", scorer: given },
-          inspectLog("exact match", "C"),
-          undefined,
-        ),
-      );
-      expect(m).toContain("no sample has that scorer");
-      if (diff === null) expect(m).not.toContain("differs from it only by");
-      else expect(m).toContain(`the given id has ${diff}`);
-    }
-    const m = await inputErrorOf(() =>
-      importText({ kind: "inspect", file: "log.json", scorer: "scοre" }, inspectLog("score", "C"), undefined),
-    );
-    expect(m).toContain("the given id has U+03BF where the data has U+006F");
+  it.each(named(IMPORTER_IDS))("%s", async (_name, { opts, input, problem, diff }) => {
+    const m = await inputErrorOf(() => importText(opts, input, undefined));
+    expect(m).toContain(problem);
+    if (diff === null) expect(m).not.toContain("differs from it only by");
+    else expect(m).toContain(`the given id has ${diff}`);
   });
 
   it("--score-map: a log value in NFD, or with a zero-width space, against a mapping: unmapped, and the message says why", () => {
