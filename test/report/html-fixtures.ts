@@ -297,12 +297,13 @@ export function syntheticBenchmarksRankReport(
   }[],
 ): RankBenchmarksReport {
   const each = benchmarks.map((b) => {
-    const {
-      schema_version: _version,
-      kind: _kind,
-      ...rest
-    } = syntheticRankReport(b.models, { step: b.step ?? 0.03 });
-    return { name: b.name, ...rest };
+    // A benchmark's ranking is the rank report without its schema_version and kind.
+    const rest: { -readonly [K in keyof RankReport]?: RankReport[K] } = {
+      ...syntheticRankReport(b.models, { step: b.step ?? 0.03 }),
+    };
+    delete rest.schema_version;
+    delete rest.kind;
+    return { name: b.name, ...(rest as Omit<RankReport, "schema_version" | "kind">) };
   });
   const first = syntheticRankReport(benchmarks[0]?.models ?? ["m"], {});
   return {
