@@ -12,12 +12,18 @@ import type { Report } from "./report-types.js";
 import { cellCode } from "./table-cells.js";
 import { neutraliseLogLine } from "./escape.js";
 
-/** A mean per task: 4 significant digits (metrics run from fractions of a cent to 10⁵ tokens). */
+/**
+ * A mean per task, to 4 significant digits (docs/spec.md §4.5): metrics run from fractions of a
+ * cent to 10⁵ tokens. From 10,000 up the rounded figure is written in full with thousands
+ * separators (374,400 tokens, not 3.744e+5); below 10⁻⁶ in exponent form (1.235e-7).
+ */
 export function formatMetric(x: number | null): string {
   if (x === null) return NOT_AVAILABLE;
   if (x === 0) return "0";
   const s = x.toPrecision(4);
-  return s.includes("e") ? s : String(Number(s));
+  const rounded = Number(s);
+  if (Math.abs(rounded) >= 10_000) return rounded.toLocaleString("en-US", { maximumFractionDigits: 0 });
+  return s.includes("e") ? s : String(rounded);
 }
 
 /** A ratio as a multiple, e.g. "1.503×". */
