@@ -83,7 +83,6 @@ import {
   TRUE,
   FALSE,
   NULL,
-  wordAt,
   isSpace,
   isDigit,
   skipSpace,
@@ -93,6 +92,7 @@ import {
   sameBytes,
   plainWord,
   slice,
+  sameChars,
   RepeatCache,
   StringTable,
   Shape,
@@ -137,6 +137,10 @@ export class RowScanner {
   private viewed: Buffer | undefined;
   private base = 0;
   private nextShape = new Shape();
+  /** The caller's guess at the next line's strings (see expect); "" for none. */
+  private expectedTask = "";
+  private expectedList = "";
+  private expectedItem = "";
 
   /**
    * With `packEvidence`, an evidence array of 2 to MAX_EVIDENCE_PER_TASK distinct, non-empty ASCII
@@ -146,6 +150,21 @@ export class RowScanner {
    * may ask for it.
    */
   constructor(private readonly packEvidence = false) {}
+
+  /**
+   * Strings the next line probably holds, "" for none: its task_id, its evidence list packed
+   * (packed-evidence.ts) and one evidence item. The builder guesses them from the task after the
+   * last row's (rows usually come task after task) and what it holds of that task. Where the
+   * line's bytes are a guess's characters, the row gets that very string instead of a new one: no
+   * string is made a row, and the builder's comparisons with what it holds find the same object
+   * at once. The row is the same either way (the same characters); a wrong guess costs a
+   * comparison that usually stops at the first bytes. Holds until the next call.
+   */
+  expect(task: string, list: string, item: string): void {
+    this.expectedTask = task;
+    this.expectedList = list;
+    this.expectedItem = item;
+  }
 
   /**
    * Scans the line `b[begin, end)` (valid UTF-8, no line end) into `out`. true: the row is valid
@@ -372,7 +391,7 @@ export class RowScanner {
     }
     switch (field) {
       case F_TASK: {
-        const q = this.id(b, p, end, MAX_ID_LENGTH, false);
+        const q = this.id(b, p, end, MAX_ID_LENGTH, false, this.expectedTask);
         if (q >= 0) out.taskId = this.text;
         return q;
       }
@@ -397,17 +416,17 @@ export class RowScanner {
         return q;
       }
       case F_VALIDITY: {
-        const w = wordAt(b, p, end, VALIDITY_WORDS);
+        const w = VALIDITY_WORDS.at(b, this.view, this.base, p, end);
         const validity = VALIDITIES[w];
         if (validity === undefined) return -1;
         out.validity = validity;
-        return p + 2 + (VALIDITY_WORDS[w]?.length ?? 0);
+        return p + 2 + (VALIDITY_WORDS.words[w]?.length ?? 0);
       }
       case F_RESULT: {
-        const r = wordAt(b, p, end, RESULT_WORDS);
+        const r = RESULT_WORDS.at(b, this.view, this.base, p, end);
         if (r < 0) return -1;
         out.result = r;
-        return p + 2 + (RESULT_WORDS[r]?.length ?? 0);
+        return p + 2 + (RESULT_WORDS.words[r]?.length ?? 0);
       }
       case F_REVIEW_REVISION: {
         const q = this.count(b, p, end);
@@ -498,7 +517,14 @@ export class RowScanner {
    * `maxLength` UTF-16 code units, no control character (stringEnd refuses C0, DEL and C1
    * bytes). Returns the position after its closing quote, or -1.
    */
-  private id(b: Buffer, p: number, end: number, maxLength: number, allowEmpty: boolean): number {
+  private id(
+    b: Buffer,
+    p: number,
+    end: number,
+    maxLength: number,
+    allowEmpty: boolean,
+    expected = "",
+  ): number {
     if (b[p] !== QUOTE) return -1;
     const begin = p + 1;
     const close = this.stringEnd(b, begin, end);
@@ -506,7 +532,11 @@ export class RowScanner {
     const n = close - begin;
     if (this.ascii) {
       if (n > maxLength) return -1;
-      this.text = slice(b, begin, close, true);
+      // (The expected string when the bytes are its characters: see expect.)
+      this.text =
+        n === expected.length && sameChars(b, begin, close, expected, 0)
+          ? expected
+          : slice(b, begin, close, true);
       return close + 1;
     }
     // UTF-8 never takes fewer bytes than UTF-16 code units: only a long one needs its length.
@@ -601,7 +631,8 @@ export class RowScanner {
       }
     }
     if (packable && n >= 2 && this.distinctSpans(n)) {
-      out.packedEvidence = this.packSpans(n);
+      // (The task's list itself when the row gives exactly its items: see expect.)
+      out.packedEvidence = this.spansAre(b, n, this.expectedList) ? this.expectedList : this.packSpans(n);
       out.packedItems = n;
       return p;
     }
@@ -628,9 +659,40 @@ export class RowScanner {
       if (items[k] === "") {
         const begin = spans[2 * k] ?? 0;
         const close = spans[2 * k + 1] ?? 0;
-        if (close > begin) items[k] = slice(b, begin, close, true);
+        if (close > begin)
+          items[k] = n === 1 ? this.expectedOne(b, begin, close) : slice(b, begin, close, true);
       }
     }
+  }
+
+  /** A lone ASCII item's string: an expected one with these characters, else a new one. */
+  private expectedOne(b: Buffer, begin: number, close: number): string {
+    const n = close - begin;
+    const item = this.expectedItem;
+    if (n === item.length && sameChars(b, begin, close, item, 0)) return item;
+    const list = this.expectedList;
+    if (n === list.length && sameChars(b, begin, close, list, 0)) return list;
+    return slice(b, begin, close, true);
+  }
+
+  /**
+   * Whether the n ASCII items of spans joined by the packed list's separator are the characters
+   * of `list` (so packSpans would make a string equal to it).
+   */
+  private spansAre(b: Buffer, n: number, list: string): boolean {
+    const spans = this.spans;
+    let size = n - 1;
+    for (let k = 0; k < n; k++) size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
+    if (size !== list.length) return false;
+    let at = 0;
+    for (let k = 0; k < n; k++) {
+      if (k > 0 && list.charCodeAt(at++) !== SEPARATOR_CODE) return false;
+      const begin = spans[2 * k] ?? 0;
+      const close = spans[2 * k + 1] ?? 0;
+      if (!sameChars(b, begin, close, list, at)) return false;
+      at += close - begin;
+    }
+    return true;
   }
 
   /** Whether the n items of spans are pairwise different (compared by their bytes). */
