@@ -426,6 +426,44 @@ describe("the byte scanner and JSON.parse agree", () => {
     expect(scanned / parsed).toBeGreaterThan(0.7);
   });
 
+  it("takes the strings it is told to expect only where the line holds them: guesses never change a row", () => {
+    // RowScanner.expect: the builder's guesses (the next task's id, its list, an item) are handed
+    // back for bytes that are their characters. Guessed from the line before a mutant (right,
+    // near misses, prefixes) or at random (wrong, non-ASCII, empty), the row must stay the parsed
+    // row, and lines must be taken exactly as without guesses.
+    const rand = prng(20261206);
+    const guessing = new RowScanner(true);
+    const plain = new RowScanner(true);
+    let scanned = 0;
+    let guessedRight = 0;
+    for (let i = 0; i < 1_500; i++) {
+      let base = fuzzLine(rand);
+      for (let tries = 0; byJson(base) === undefined && tries < 50; tries++) base = fuzzLine(rand);
+      const known = byJson(base);
+      if (known === undefined) continue;
+      const ev = known.evidence;
+      const items = ev === undefined ? [] : typeof ev === "string" ? [ev] : [...ev];
+      for (let m = 0; m < 6; m++) {
+        const line = m === 0 ? base : Buffer.from(mutate(rand, base), "utf8").toString("utf8");
+        const random = rand() < 0.3;
+        const task = random ? pick(rand, ID_VALUES) : known.taskId;
+        const list = random ? pick(rand, EVIDENCE_VALUES) : items.join("\n");
+        const item = random ? pick(rand, EVIDENCE_VALUES) : (items[0] ?? "");
+        guessing.expect(task, list, item);
+        const guessed = byScanner(line, m % 2 === 0, guessing);
+        const unguessed = byScanner(line, m % 2 === 1, plain);
+        expect(guessed === undefined, line).toBe(unguessed === undefined);
+        if (guessed === undefined || unguessed === undefined) continue;
+        scanned++;
+        if (!random && guessed.taskId === known.taskId) guessedRight++;
+        expect(view(guessed), line).toEqual(view(unguessed));
+        expect(view(guessed), line).toEqual(view(byJson(line) ?? emptyExportRow()));
+      }
+    }
+    expect(scanned).toBeGreaterThan(1_000);
+    expect(guessedRight).toBeGreaterThan(500);
+  });
+
   it("reads strings a word at a time: a special byte at every offset of every length is seen", () => {
     // Written raw into the line (JSON.parse refuses the control bytes, a lone quote or backslash).
     const specials = [
