@@ -48,6 +48,7 @@ import {
   AttemptIds,
   F_BASELINE,
   F_CANDIDATE,
+  F_PLAIN_ID,
   F_RANKED,
   NARROW_COUNT_MAX,
   TaskIndex,
@@ -74,6 +75,8 @@ export class DatasetBuilder extends LabelHistory {
   private freshTask = false;
   /** Whether the last row's task was the one of the row before (attempts of a task together). */
   private sameTask = false;
+  /** Whether the row being added was read by the byte scanner (its strings are plain text). */
+  private scannedRow = false;
   private readonly issues = new LineIssues();
   private readonly exportRow = emptyExportRow();
   private readonly reviewRow = emptyReviewRow();
@@ -93,6 +96,7 @@ export class DatasetBuilder extends LabelHistory {
   /** One non-blank line of a results export; `plain` as in line-splitter.ts's LineHandler. */
   addResultLine(text: string, fileIndex: number, line: number, plain = false): void {
     if (this.stopped) return;
+    this.scannedRow = false;
     const issues = this.issues;
     issues.reset();
     const obj = parseObject(text, issues);
@@ -112,6 +116,7 @@ export class DatasetBuilder extends LabelHistory {
     if (this.stopped) return;
     this.expectNext();
     if (this.scanner.scan(bytes, begin, end, this.exportRow)) {
+      this.scannedRow = true;
       this.addResultRow(this.exportRow, fileIndex, line);
       return;
     }
@@ -126,8 +131,16 @@ export class DatasetBuilder extends LabelHistory {
   private expectNext(): void {
     const i = this.sameTask ? this.lastTask : this.lastTask + 1;
     const cols = this.cols;
-    if (i < 0 || i >= cols.count) this.scanner.expect("", "", "");
-    else this.scanner.expect(cols.taskIds[i] ?? "", cols.evidence[i] ?? "", this.rememberedItem(i));
+    if (i < 0 || i >= cols.count) {
+      this.scanner.expect("", "", "");
+      return;
+    }
+    const plainId = ((cols.flags[i] ?? 0) & F_PLAIN_ID) !== 0;
+    this.scanner.expect(
+      plainId ? (cols.taskIds[i] ?? "") : "",
+      cols.evidence[i] ?? "",
+      this.rememberedItem(i),
+    );
   }
 
   /** A results line already parsed and checked. */
@@ -258,6 +271,7 @@ export class DatasetBuilder extends LabelHistory {
       this.index.find(hash, rev.index, row.taskId, cols);
     }
     const i = cols.add(rev.index, row.taskId);
+    if (this.scannedRow) cols.flags[i] = (cols.flags[i] ?? 0) | F_PLAIN_ID;
     this.index.add(hash, i);
     this.lastTask = i;
     this.freshTask = true;

@@ -60,9 +60,9 @@ export class LabelHistory extends BuilderState {
   /** The last result row's label and evidence added to a task (LastAdded; for speed only). */
   private readonly lastAdded = new LastAdded();
 
-  /** The one evidence item EvidenceMemo remembers for task i's rows, "" for none. */
+  /** The one evidence item EvidenceMemo remembers for task i's rows if plain text, else "". */
   protected rememberedItem(i: number): string {
-    return this.memo?.itemOf(i) ?? "";
+    return this.memo?.plainItemOf(i) ?? "";
   }
 
   /** The label and evidence of a result row on task i. Returns false when a cap was passed (reported). */

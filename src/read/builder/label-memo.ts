@@ -7,6 +7,7 @@
 import { validityCode, type Validity } from "../../core/model.js";
 import type { TaskColumns } from "./builder-columns.js";
 import { packedRunAt } from "../rows/packed-evidence.js";
+import { isPlainText } from "../rows/scanner-parts.js";
 
 /**
  * Per task, the label (review_revision, validity) and evidence items of a result row already added
@@ -30,6 +31,8 @@ export class EvidenceMemo {
    * at once when the scanner was given it: RowScanner.expect).
    */
   private item: string[] = [];
+  /** Whether `item` is plain text (isPlainText), which the scanner may be told to expect. */
+  private plain = new Uint8Array(0);
 
   /** Remembers that task i's list holds `evidence` (one item or several) as a run from `start`. */
   set(
@@ -53,17 +56,21 @@ export class EvidenceMemo {
       const items = new Array<string>(size).fill("");
       for (let k = 0; k < this.item.length; k++) items[k] = this.item[k] ?? "";
       this.item = items;
+      const plain = new Uint8Array(size);
+      plain.set(this.plain);
+      this.plain = plain;
     }
     const one = typeof evidence === "string" ? evidence : evidence.length === 1 ? evidence[0] : undefined;
     this.label[i] = revision * 4 + validityCode(validity) + 1;
     this.start[i] = start;
     this.count[i] = typeof evidence === "string" ? 1 : evidence.length;
     this.item[i] = one ?? "";
+    this.plain[i] = one !== undefined && isPlainText(one) ? 1 : 0;
   }
 
-  /** The one item remembered for task i ("" when none, or several). */
-  itemOf(i: number): string {
-    return this.item[i] ?? "";
+  /** The one item remembered for task i when it is plain text ("" when none, or several). */
+  plainItemOf(i: number): string {
+    return this.plain[i] === 1 ? (this.item[i] ?? "") : "";
   }
 
   /** Whether the row's label and evidence are those remembered for task i (compared item by item). */

@@ -93,6 +93,7 @@ import {
   plainWord,
   slice,
   sameChars,
+  knownStringEnd,
   RepeatCache,
   StringTable,
   Shape,
@@ -527,16 +528,18 @@ export class RowScanner {
   ): number {
     if (b[p] !== QUOTE) return -1;
     const begin = p + 1;
+    // (The expected string when the bytes are its characters: see expect.)
+    const known = knownStringEnd(b, begin, end, expected);
+    if (known >= 0 && known - begin <= maxLength) {
+      this.text = expected;
+      return known + 1;
+    }
     const close = this.stringEnd(b, begin, end);
     if (close < 0 || (close === begin && !allowEmpty)) return -1;
     const n = close - begin;
     if (this.ascii) {
       if (n > maxLength) return -1;
-      // (The expected string when the bytes are its characters: see expect.)
-      this.text =
-        n === expected.length && sameChars(b, begin, close, expected, 0)
-          ? expected
-          : slice(b, begin, close, true);
+      this.text = slice(b, begin, close, true);
       return close + 1;
     }
     // UTF-8 never takes fewer bytes than UTF-16 code units: only a long one needs its length.
@@ -602,9 +605,11 @@ export class RowScanner {
         // (What id() checks of an item, with its string left for later when ASCII.)
         if (b[p] !== QUOTE) return -1;
         const begin = p + 1;
-        const close = this.stringEnd(b, begin, end);
+        // (The first item may be the expected one: see expect.)
+        const known = n === 0 ? knownStringEnd(b, begin, end, this.expectedItem) : -1;
+        const close = known >= 0 ? known : this.stringEnd(b, begin, end);
         if (close < 0) return -1;
-        if (this.ascii) {
+        if (known >= 0 || this.ascii) {
           if (close - begin > MAX_EVIDENCE_LENGTH) return -1;
           if (close === begin) packable = false;
           if (n < MAX_EVIDENCE_PER_TASK) {
@@ -613,7 +618,7 @@ export class RowScanner {
           } else {
             packable = false;
           }
-          items[n++] = packable ? "" : slice(b, begin, close, true);
+          items[n++] = known >= 0 ? this.expectedItem : packable ? "" : slice(b, begin, close, true);
         } else {
           const s = slice(b, begin, close, false);
           if (s.length > MAX_EVIDENCE_LENGTH) return -1;
@@ -665,11 +670,10 @@ export class RowScanner {
     }
   }
 
-  /** A lone ASCII item's string: an expected one with these characters, else a new one. */
+  /** A lone ASCII item's string: the expected list when it is these characters, else a new one. */
   private expectedOne(b: Buffer, begin: number, close: number): string {
     const n = close - begin;
-    const item = this.expectedItem;
-    if (n === item.length && sameChars(b, begin, close, item, 0)) return item;
+    // (The expected item was compared as the bytes were read.)
     const list = this.expectedList;
     if (n === list.length && sameChars(b, begin, close, list, 0)) return list;
     return slice(b, begin, close, true);

@@ -288,6 +288,29 @@ export function sameChars(b: Buffer, begin: number, end: number, s: string, at: 
   return true;
 }
 
+/**
+ * Whether every character of `s` is one the scanner reads as it stands in a string (printable
+ * ASCII other than the quote and the backslash): then bytes that are its characters followed by
+ * a quote are a valid JSON string of exactly `s` (RowScanner.expect).
+ */
+export function isPlainText(s: string): boolean {
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 0x20 || c >= 0x7f || c === QUOTE || c === BACKSLASH) return false;
+  }
+  return true;
+}
+
+/**
+ * Where the JSON string whose contents start at `begin` ends (its closing quote) when its bytes
+ * are the characters of `s`, a plain text (isPlainText) or ""; else -1. No byte needs a class
+ * check: bytes equal to plain characters are plain.
+ */
+export function knownStringEnd(b: Buffer, begin: number, end: number, s: string): number {
+  const close = begin + s.length;
+  return s.length > 0 && close < end && b[close] === QUOTE && sameChars(b, begin, close, s, 0) ? close : -1;
+}
+
 export function slice(b: Buffer, begin: number, end: number, ascii: boolean): string {
   if (FAST_SLICE) {
     const s = b as unknown as Slicer;

@@ -18,6 +18,7 @@ import {
   type ExportRow,
 } from "../../../src/read/rows/row-checks.js";
 import { RowScanner } from "../../../src/read/rows/row-scanner.js";
+import { isPlainText } from "../../../src/read/rows/scanner-parts.js";
 import { prng } from "../../helpers/prng.js";
 
 /**
@@ -449,7 +450,8 @@ describe("the byte scanner and JSON.parse agree", () => {
         const task = random ? pick(rand, ID_VALUES) : known.taskId;
         const list = random ? pick(rand, EVIDENCE_VALUES) : items.join("\n");
         const item = random ? pick(rand, EVIDENCE_VALUES) : (items[0] ?? "");
-        guessing.expect(task, list, item);
+        // (The task and the item must be plain text, as the builder's are.)
+        guessing.expect(isPlainText(task) ? task : "", list, isPlainText(item) ? item : "");
         const guessed = byScanner(line, m % 2 === 0, guessing);
         const unguessed = byScanner(line, m % 2 === 1, plain);
         expect(guessed === undefined, line).toBe(unguessed === undefined);
@@ -462,6 +464,17 @@ describe("the byte scanner and JSON.parse agree", () => {
     }
     expect(scanned).toBeGreaterThan(1_000);
     expect(guessedRight).toBeGreaterThan(500);
+  });
+
+  it("calls plain text exactly the strings whose bytes read as themselves between quotes", () => {
+    for (let c = 0; c < 0x100; c++) {
+      const s = `a${String.fromCharCode(c)}b`;
+      const plain = c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c;
+      expect(isPlainText(s), `U+${c.toString(16)}`).toBe(plain);
+    }
+    expect(isPlainText("")).toBe(true);
+    expect(isPlainText("django__django-11099")).toBe(true);
+    expect(isPlainText("日本")).toBe(false);
   });
 
   it("reads strings a word at a time: a special byte at every offset of every length is seen", () => {
