@@ -35,7 +35,7 @@
 
 import { MAX_EVIDENCE_LENGTH, MAX_EVIDENCE_PER_TASK, MAX_ID_LENGTH, MAX_METRICS } from "../limits.js";
 import { MetricScanner } from "./metric-scanner.js";
-import { SEPARATOR_CODE } from "./packed-evidence.js";
+import { distinctSpans, SpanPacker, spansAre } from "./evidence-spans.js";
 import type { ExportRow } from "./row-checks.js";
 import {
   F_TASK,
@@ -112,9 +112,8 @@ export class RowScanner {
   private readonly items: string[] = [];
   /** An evidence array's items as they stand in the line: begin and end (closing quote) of each. */
   private spans = new Int32Array(2 * MAX_EVIDENCE_PER_TASK);
-  /** Where a packed evidence list is put together (packEvidence), grown as needed. */
-  private packing = Buffer.alloc(2 * 1024);
-  private packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
+  /** Puts a packed evidence list together (packEvidence). */
+  private readonly packer = new SpanPacker();
   private readonly evidenceArrays: string[][] = Array.from({ length: REUSED_EVIDENCE_LENGTHS + 1 }, (_, n) =>
     new Array<string>(n).fill(""),
   );
@@ -635,9 +634,11 @@ export class RowScanner {
         if (p >= end) return -1;
       }
     }
-    if (packable && n >= 2 && this.distinctSpans(n)) {
+    if (packable && n >= 2 && distinctSpans(this.spans, n, this.view, this.base)) {
       // (The task's list itself when the row gives exactly its items: see expect.)
-      out.packedEvidence = this.spansAre(b, n, this.expectedList) ? this.expectedList : this.packSpans(n);
+      out.packedEvidence = spansAre(b, this.spans, n, this.expectedList)
+        ? this.expectedList
+        : this.packer.pack(this.spans, n, this.view, this.base);
       out.packedItems = n;
       return p;
     }
@@ -677,68 +678,5 @@ export class RowScanner {
     const list = this.expectedList;
     if (n === list.length && sameChars(b, begin, close, list, 0)) return list;
     return slice(b, begin, close, true);
-  }
-
-  /**
-   * Whether the n ASCII items of spans joined by the packed list's separator are the characters
-   * of `list` (so packSpans would make a string equal to it).
-   */
-  private spansAre(b: Buffer, n: number, list: string): boolean {
-    const spans = this.spans;
-    let size = n - 1;
-    for (let k = 0; k < n; k++) size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
-    if (size !== list.length) return false;
-    let at = 0;
-    for (let k = 0; k < n; k++) {
-      if (k > 0 && list.charCodeAt(at++) !== SEPARATOR_CODE) return false;
-      const begin = spans[2 * k] ?? 0;
-      const close = spans[2 * k + 1] ?? 0;
-      if (!sameChars(b, begin, close, list, at)) return false;
-      at += close - begin;
-    }
-    return true;
-  }
-
-  /** Whether the n items of spans are pairwise different (compared by their bytes). */
-  private distinctSpans(n: number): boolean {
-    const spans = this.spans;
-    const v = this.view;
-    const base = this.base;
-    for (let k = 1; k < n; k++) {
-      const bk = spans[2 * k] ?? 0;
-      const lk = (spans[2 * k + 1] ?? 0) - bk;
-      for (let j = 0; j < k; j++) {
-        const bj = spans[2 * j] ?? 0;
-        if ((spans[2 * j + 1] ?? 0) - bj === lk && sameBytes(v, base + bk, v, base + bj, lk)) return false;
-      }
-    }
-    return true;
-  }
-
-  /** The n items of spans joined by the packed list's separator, as one string. */
-  private packSpans(n: number): string {
-    const spans = this.spans;
-    let size = n - 1;
-    for (let k = 0; k < n; k++) size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
-    // (+3: the words copied below may write up to 3 bytes past the last item.)
-    if (size + 3 > this.packing.length) {
-      this.packing = Buffer.alloc(Math.max(size + 3, 2 * this.packing.length));
-      this.packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
-    }
-    const out = this.packing;
-    const ov = this.packingView;
-    const v = this.view;
-    const base = this.base;
-    let w = 0;
-    for (let k = 0; k < n; k++) {
-      if (k > 0) out[w++] = SEPARATOR_CODE;
-      const begin = spans[2 * k] ?? 0;
-      const length = (spans[2 * k + 1] ?? 0) - begin;
-      // Four bytes at a time (the last word may take up to 3 bytes after the item: the line
-      // goes on with its closing quote at least, and the next item or separator overwrites them).
-      for (let j = 0; j < length; j += 4) ov.setInt32(w + j, v.getInt32(base + begin + j, true), true);
-      w += length;
-    }
-    return slice(out, 0, w, true);
   }
 }
