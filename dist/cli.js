@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9365);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9059);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3832);
 /* harmony import */ var _read_retired_read_settings_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7674);
@@ -2557,7 +2557,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9365:
+/***/ 9059:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -27389,6 +27389,83 @@ function nameEnd(b, begin, end) {
     return -1;
 }
 
+;// CONCATENATED MODULE: ./src/read/rows/evidence-spans.ts
+/**
+ * A row's evidence array as the byte scanner found it (row-scanner.ts): its ASCII items as spans
+ * of the line, `spans[2k]` the first byte of item k and `spans[2k + 1]` its closing quote. These
+ * decide whether the list can be handed over packed (packed-evidence.ts) and make the packed
+ * string, without a string an item.
+ */
+
+
+/**
+ * Whether the n ASCII items of spans (in `b`) joined by the packed list's separator are the
+ * characters of `list` (so SpanPacker would make a string equal to it).
+ */
+function spansAre(b, spans, n, list) {
+    let size = n - 1;
+    for (let k = 0; k < n; k++)
+        size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
+    if (size !== list.length)
+        return false;
+    let at = 0;
+    for (let k = 0; k < n; k++) {
+        if (k > 0 && list.charCodeAt(at++) !== SEPARATOR_CODE)
+            return false;
+        const begin = spans[2 * k] ?? 0;
+        const close = spans[2 * k + 1] ?? 0;
+        if (!sameChars(b, begin, close, list, at))
+            return false;
+        at += close - begin;
+    }
+    return true;
+}
+/** Whether the n items of spans are pairwise different (their bytes read through `v`, the line's
+ * byte 0 at `base`). */
+function distinctSpans(spans, n, v, base) {
+    for (let k = 1; k < n; k++) {
+        const bk = spans[2 * k] ?? 0;
+        const lk = (spans[2 * k + 1] ?? 0) - bk;
+        for (let j = 0; j < k; j++) {
+            const bj = spans[2 * j] ?? 0;
+            if ((spans[2 * j + 1] ?? 0) - bj === lk && sameBytes(v, base + bk, v, base + bj, lk))
+                return false;
+        }
+    }
+    return true;
+}
+/** Joins spans into a packed list, in a buffer of its own grown as needed. */
+class SpanPacker {
+    packing = Buffer.alloc(2 * 1024);
+    packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
+    /** The n items of spans (read through `v` at `base`) joined by the separator, as one string. */
+    pack(spans, n, v, base) {
+        let size = n - 1;
+        for (let k = 0; k < n; k++)
+            size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
+        // (+3: the words copied below may write up to 3 bytes past the last item.)
+        if (size + 3 > this.packing.length) {
+            this.packing = Buffer.alloc(Math.max(size + 3, 2 * this.packing.length));
+            this.packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
+        }
+        const out = this.packing;
+        const ov = this.packingView;
+        let w = 0;
+        for (let k = 0; k < n; k++) {
+            if (k > 0)
+                out[w++] = SEPARATOR_CODE;
+            const begin = spans[2 * k] ?? 0;
+            const length = (spans[2 * k + 1] ?? 0) - begin;
+            // Four bytes at a time (the last word may take up to 3 bytes after the item: the line
+            // goes on with its closing quote at least, and the next item or separator overwrites them).
+            for (let j = 0; j < length; j += 4)
+                ov.setInt32(w + j, v.getInt32(base + begin + j, true), true);
+            w += length;
+        }
+        return slice(out, 0, w, true);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/read/rows/row-scanner.ts
 /**
  * A byte scanner for the common shape of an export row: it reads the fields the gate
@@ -27442,9 +27519,8 @@ class RowScanner {
     items = [];
     /** An evidence array's items as they stand in the line: begin and end (closing quote) of each. */
     spans = new Int32Array(2 * MAX_EVIDENCE_PER_TASK);
-    /** Where a packed evidence list is put together (packEvidence), grown as needed. */
-    packing = Buffer.alloc(2 * 1024);
-    packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
+    /** Puts a packed evidence list together (packEvidence). */
+    packer = new SpanPacker();
     evidenceArrays = Array.from({ length: REUSED_EVIDENCE_LENGTHS + 1 }, (_, n) => new Array(n).fill(""));
     dataset = new RepeatCache();
     harness = new RepeatCache();
@@ -28020,9 +28096,11 @@ class RowScanner {
                     return -1;
             }
         }
-        if (packable && n >= 2 && this.distinctSpans(n)) {
+        if (packable && n >= 2 && distinctSpans(this.spans, n, this.view, this.base)) {
             // (The task's list itself when the row gives exactly its items: see expect.)
-            out.packedEvidence = this.spansAre(b, n, this.expectedList) ? this.expectedList : this.packSpans(n);
+            out.packedEvidence = spansAre(b, this.spans, n, this.expectedList)
+                ? this.expectedList
+                : this.packer.pack(this.spans, n, this.view, this.base);
             out.packedItems = n;
             return p;
         }
@@ -28064,74 +28142,6 @@ class RowScanner {
         if (n === list.length && sameChars(b, begin, close, list, 0))
             return list;
         return slice(b, begin, close, true);
-    }
-    /**
-     * Whether the n ASCII items of spans joined by the packed list's separator are the characters
-     * of `list` (so packSpans would make a string equal to it).
-     */
-    spansAre(b, n, list) {
-        const spans = this.spans;
-        let size = n - 1;
-        for (let k = 0; k < n; k++)
-            size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
-        if (size !== list.length)
-            return false;
-        let at = 0;
-        for (let k = 0; k < n; k++) {
-            if (k > 0 && list.charCodeAt(at++) !== SEPARATOR_CODE)
-                return false;
-            const begin = spans[2 * k] ?? 0;
-            const close = spans[2 * k + 1] ?? 0;
-            if (!sameChars(b, begin, close, list, at))
-                return false;
-            at += close - begin;
-        }
-        return true;
-    }
-    /** Whether the n items of spans are pairwise different (compared by their bytes). */
-    distinctSpans(n) {
-        const spans = this.spans;
-        const v = this.view;
-        const base = this.base;
-        for (let k = 1; k < n; k++) {
-            const bk = spans[2 * k] ?? 0;
-            const lk = (spans[2 * k + 1] ?? 0) - bk;
-            for (let j = 0; j < k; j++) {
-                const bj = spans[2 * j] ?? 0;
-                if ((spans[2 * j + 1] ?? 0) - bj === lk && sameBytes(v, base + bk, v, base + bj, lk))
-                    return false;
-            }
-        }
-        return true;
-    }
-    /** The n items of spans joined by the packed list's separator, as one string. */
-    packSpans(n) {
-        const spans = this.spans;
-        let size = n - 1;
-        for (let k = 0; k < n; k++)
-            size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
-        // (+3: the words copied below may write up to 3 bytes past the last item.)
-        if (size + 3 > this.packing.length) {
-            this.packing = Buffer.alloc(Math.max(size + 3, 2 * this.packing.length));
-            this.packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
-        }
-        const out = this.packing;
-        const ov = this.packingView;
-        const v = this.view;
-        const base = this.base;
-        let w = 0;
-        for (let k = 0; k < n; k++) {
-            if (k > 0)
-                out[w++] = SEPARATOR_CODE;
-            const begin = spans[2 * k] ?? 0;
-            const length = (spans[2 * k + 1] ?? 0) - begin;
-            // Four bytes at a time (the last word may take up to 3 bytes after the item: the line
-            // goes on with its closing quote at least, and the next item or separator overwrites them).
-            for (let j = 0; j < length; j += 4)
-                ov.setInt32(w + j, v.getInt32(base + begin + j, true), true);
-            w += length;
-        }
-        return slice(out, 0, w, true);
     }
 }
 
