@@ -25,7 +25,8 @@
 //    the presets, the 10⁶-row .gz and aggregated files and the whole gate, alternating with this
 //    build's runs, and checks that both print the same report byte for byte; the tables get its
 //    columns and the ratios, and the targets the issue-28 one (within 10% of its time and peak
-//    RSS on every shape at 10⁶ rows). --big adds 10⁷ rows of two shapes, one at a time (in a temp dir, deleted):
+//    RSS on every shape at 10⁶ rows). --big adds 10⁷ rows of two shapes, one at a time (in a temp dir, deleted;
+//    the baseline too, when given):
 //    the generator's (~6 GB) and the issue's ~3.3 GB one (wide-evidence scaled to 50,000 tasks);
 //    --blank times 2 GiB of blank lines inflated from gzip against inflating alone.
 //    The whole-gate run (issue 11; --no-whole-gate skips it) gates 10⁶ tasks × 2 models × 1
@@ -524,8 +525,12 @@ if (args.big) {
       const file = join(dir, `attempts-1e7-${name}.jsonl`);
       const summary = ensure(file, genArgs);
       const runsOf = [];
-      for (let i = 0; i < runs; i++) runsOf.push(measureChecked("gate", file, gateFlags));
-      bigs.push({ name, summary, bytes: statSync(file).size, runsOf });
+      const baselineRuns = [];
+      for (let i = 0; i < runs; i++) {
+        runsOf.push(measureChecked("gate", file, gateFlags));
+        if (baselineCli !== undefined) baselineRuns.push(measureChecked("baseline", file, gateFlags));
+      }
+      bigs.push({ name, summary, bytes: statSync(file).size, runsOf, baselineRuns });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -859,7 +864,11 @@ for (const big of bigs) {
   lines.push("");
   lines.push(
     `10⁷ rows, ${big.name} shape (${big.summary.rows.toLocaleString("en-US")} rows, ${(big.bytes / 2 ** 30).toFixed(1)} GiB, generated in a temp dir and deleted): ` +
-      `gate ${sec(med(big.runsOf))}, peak RSS ${mib(peak(big.runsOf))}.`,
+      `gate ${sec(med(big.runsOf))} (CPU ${sec(medCpu(big.runsOf))}), peak RSS ${mib(peak(big.runsOf))}` +
+      (big.baselineRuns.length === 0
+        ? "."
+        : `; the baseline ${sec(med(big.baselineRuns))} (CPU ${sec(medCpu(big.baselineRuns))}), ` +
+          `peak RSS ${mib(peak(big.baselineRuns))}.`),
   );
 }
 if (wholeGate.length > 0) {
