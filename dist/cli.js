@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6612);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8429);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3832);
 /* harmony import */ var _read_retired_read_settings_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7674);
@@ -2557,7 +2557,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6612:
+/***/ 8429:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -24049,14 +24049,6 @@ function describeFsError(e) {
 
 ;// CONCATENATED MODULE: external "node:buffer"
 const external_node_buffer_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:buffer");
-;// CONCATENATED MODULE: ./src/read/lines/line-flags.ts
-/** Flags of a line handed over as bytes (line-splitter.ts's ByteLineHandler). */
-/** The line holds no backslash, DEL or U+0080–U+00BF: none of its JSON strings can hold a
- * control character (see line-splitter.ts's LineHandler). */
-const LINE_PLAIN = 1;
-/** Every byte of the line is below 0x80. */
-const LINE_ASCII = 2;
-
 ;// CONCATENATED MODULE: ./src/read/lines/line-splitter.ts
 /**
  * Splits the bytes of a file into lines, on LF, counting bytes so that an overlong line is
@@ -24066,7 +24058,14 @@ const LINE_ASCII = 2;
  */
 
 
-
+/** Whether the line `bytes[begin, end)` is plain, as LineHandler's `plain` promises (exactly). */
+function plainBytes(bytes, begin, end) {
+    return isPlain(bytes.subarray(begin, end));
+}
+/** See LineHandler. C2 is the lead byte of U+0080–U+00BF (C1 is U+0080–U+009F). */
+function isPlain(bytes) {
+    return bytes.indexOf(BACKSLASH) === -1 && bytes.indexOf(DEL) === -1 && bytes.indexOf(0xc2) === -1;
+}
 /** The line `text[begin, end)` of a LineHandler call. */
 function lineOf(text, begin, end) {
     return begin === 0 && end === text.length ? text : text.slice(begin, end);
@@ -24249,13 +24248,13 @@ class LineSplitter {
             }
             return;
         }
-        // See LineHandler. C2 is the lead byte of U+0080–U+00BF (C1 is U+0080–U+009F); three scans
-        // of the span (memchr) are far cheaper than a RegExp test of each identifier of each line.
-        const plain = bytes.indexOf(BACKSLASH) === -1 && bytes.indexOf(DEL) === -1 && bytes.indexOf(0xc2) === -1;
         if (this.onBytes !== undefined) {
-            this.spanBytes(chunk, begin, end, (plain ? LINE_PLAIN : 0) | ((0,external_node_buffer_namespaceObject.isAscii)(bytes) ? LINE_ASCII : 0));
+            this.spanBytes(chunk, begin, end);
             return;
         }
+        // Three scans of the span (memchr) are far cheaper than a RegExp test of each identifier of
+        // each line.
+        const plain = isPlain(bytes);
         const text = chunk.toString("utf8", begin, end);
         let start = 0;
         while (start <= text.length) {
@@ -24269,7 +24268,7 @@ class LineSplitter {
         }
     }
     /** `span` for a ByteLineHandler: the same lines, not decoded. */
-    spanBytes(chunk, begin, end, flags) {
+    spanBytes(chunk, begin, end) {
         let start = begin;
         while (start <= end) {
             let nl = chunk.indexOf(LF, start);
@@ -24277,7 +24276,7 @@ class LineSplitter {
                 nl = end;
             if (!this.nextLineNo())
                 return;
-            this.emitBytes(chunk, start, nl, flags);
+            this.emitBytes(chunk, start, nl);
             start = nl + 1;
         }
     }
@@ -24359,14 +24358,14 @@ class LineSplitter {
             return;
         }
         if (this.onBytes !== undefined) {
-            this.onBytes(line, 0, line.length, this.lineNo, (0,external_node_buffer_namespaceObject.isAscii)(line) ? LINE_ASCII : 0);
+            this.onBytes(line, 0, line.length, this.lineNo);
             return;
         }
         const text = line.toString("utf8");
         this.onLine?.(text, 0, text.length, this.lineNo, false);
     }
     /** `emit` for a line of a valid UTF-8 span, as bytes: `chunk[begin, end)`. */
-    emitBytes(chunk, begin, end, flags) {
+    emitBytes(chunk, begin, end) {
         if (end > begin && chunk[end - 1] === CR)
             end--;
         if (end - begin >= 3 && chunk[begin] === 0xef && chunk[begin + 1] === 0xbb && chunk[begin + 2] === 0xbf) {
@@ -24375,7 +24374,7 @@ class LineSplitter {
         if (isBlank(chunk, begin, end))
             return;
         this.nonBlankLines++;
-        this.onBytes?.(chunk, begin, end, this.lineNo, flags);
+        this.onBytes?.(chunk, begin, end, this.lineNo);
     }
     /** `emit` for a line already decoded: `text[begin, end)`, known to be valid UTF-8. */
     emitText(text, begin, end, plain) {
@@ -24631,7 +24630,7 @@ const RBRACKET = 0x5d;
  */
 const INDEX_OF_MAX_CHARS = 4096;
 /** Whether `text` is short and has no backslash (its strings end at the next quote). */
-function isPlain(text) {
+function json_keys_isPlain(text) {
     return text.length <= INDEX_OF_MAX_CHARS && text.indexOf("\\") === -1;
 }
 /** Where the string whose opening quote is at `at` ends (its closing quote), or -1. */
@@ -24665,7 +24664,7 @@ function json_keys_open(depth, object) {
 /** How many keys valid JSON text has in `scope`, repeats included. */
 function countKeys(text, scope) {
     const everywhere = scope === "all";
-    const plain = isPlain(text);
+    const plain = json_keys_isPlain(text);
     let depth = 0;
     // Whether the next string is a key: after "{", or after a comma in an object.
     let expectKey = false;
@@ -24702,7 +24701,7 @@ function countKeys(text, scope) {
  */
 function firstRepeatedKey(text, scope) {
     const everywhere = scope === "all";
-    const plain = isPlain(text);
+    const plain = json_keys_isPlain(text);
     // Per open object, by depth: its keys so far (the first alone, a set from the second on).
     const keysAt = [];
     let depth = 0;
@@ -25722,6 +25721,11 @@ const F_LABEL0_OWN = 8;
 const F_MORE_LABELS = 16;
 /** One of the rank's models (RankedModels: a K-model read) has a row on the task. */
 const F_RANKED = 32;
+/**
+ * The task_id is plain text (isPlainText: it came from a row the byte scanner read, which makes
+ * no other), so the scanner may be told to expect it (RowScanner.expect).
+ */
+const F_PLAIN_ID = 64;
 /** Integer attempt ids below this are held in an array indexed by the id. */
 const DENSE_ATTEMPTS = 1 << 12;
 /** 2^34: a packed value is file * 2^34 + line * 4 + result (dataset-builder.ts's source * 4 + result). */
@@ -26864,10 +26868,8 @@ const KEYS = [
 const KEYS_BY_LENGTH = [];
 for (const entry of KEYS)
     (KEYS_BY_LENGTH[entry[0].length] ??= []).push(entry);
-/** The values of validity and result, by index (each starts with its own letter: see wordAt). */
+/** The values of validity and result, by index (WordSet). */
 const scanner_parts_VALIDITIES = ["valid", "broken", "disputed", "unreviewed"];
-const VALIDITY_WORDS = scanner_parts_VALIDITIES.map(bytesOf);
-const RESULT_WORDS = ["pass", "fail", "infra_error", "missing"].map(bytesOf);
 const TRUE = bytesOf("true");
 const FALSE = bytesOf("false");
 const NULL = bytesOf("null");
@@ -26880,23 +26882,54 @@ function equalAt(b, begin, end, word) {
     return true;
 }
 /**
- * The index of the word of `words` that the JSON string at `p` is (`"word"`), or -1. The words
- * start with distinct letters and hold no quote: one candidate, compared with the bytes up to the
- * closing quote that must follow it.
+ * A small set of words that a JSON string may be, e.g. the values of `validity` (at most 12
+ * bytes each, no quote). `at` compares a line's bytes with each word a word at a time, four bytes
+ * in one DataView read (its first, middle and last four bytes cover a word of 4 to 12 bytes), so
+ * the two such values of every row cost a few integer compares, not a loop over their bytes.
  */
-function wordAt(b, p, end, words) {
-    if (b[p] !== scanner_parts_QUOTE)
-        return -1;
-    const first = p + 1 < end ? b[p + 1] : -1;
-    for (let w = 0; w < words.length; w++) {
-        const word = words[w];
-        if (word === undefined || word[0] !== first)
-            continue;
-        const close = p + 1 + word.length;
-        return close < end && b[close] === scanner_parts_QUOTE && equalAt(b, p + 1, close, word) ? w : -1;
+class WordSet {
+    words;
+    heads;
+    mids;
+    tails;
+    constructor(words) {
+        this.words = words.map(bytesOf);
+        const word = (w, at) => new DataView(w.buffer).getInt32(at, true);
+        for (const w of this.words) {
+            if (w.length < 4 || w.length > 12)
+                throw new Error("WordSet: words of 4 to 12 bytes only");
+        }
+        this.heads = Int32Array.from(this.words, (w) => word(w, 0));
+        this.mids = Int32Array.from(this.words, (w) => word(w, Math.min(4, w.length - 4)));
+        this.tails = Int32Array.from(this.words, (w) => word(w, w.length - 4));
     }
-    return -1;
+    /**
+     * The index of the word that the JSON string at `p` (`"word"`) is, or -1; `v` holds the line's
+     * buffer with its byte 0 at `base`. Reads only bytes before `end`.
+     */
+    at(b, v, base, p, end) {
+        if (b[p] !== scanner_parts_QUOTE || p + 5 >= end)
+            return -1;
+        const at = base + p + 1;
+        const head = v.getInt32(at, true);
+        const words = this.words;
+        for (let w = 0; w < words.length; w++) {
+            if (this.heads[w] !== head)
+                continue;
+            const n = words[w]?.length ?? 0;
+            const close = p + 1 + n;
+            return close < end &&
+                b[close] === scanner_parts_QUOTE &&
+                v.getInt32(at + n - 4, true) === this.tails[w] &&
+                (n <= 8 || v.getInt32(at + 4, true) === this.mids[w])
+                ? w
+                : -1;
+        }
+        return -1;
+    }
 }
+const VALIDITY_WORDS = new WordSet(scanner_parts_VALIDITIES);
+const RESULT_WORDS = new WordSet(["pass", "fail", "infra_error", "missing"]);
 function isSpace(c) {
     return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
 }
@@ -26991,6 +27024,42 @@ function plainWord(x) {
     return (((x | ((x - 0x20202020) & ~x) | ((q - 0x01010101) & ~q) | ((s - 0x01010101) & ~s) | (x + 0x01010101)) &
         0x80808080) ===
         0);
+}
+/**
+ * Whether the ASCII bytes b[begin, end) are the characters of `s` from `at` (one byte a
+ * character: a non-ASCII byte never equals the character it would be part of). Used where the
+ * string a line probably holds is known (RowScanner.expect): comparing costs less than making a
+ * string.
+ */
+function sameChars(b, begin, end, s, at) {
+    if (at + (end - begin) > s.length)
+        return false;
+    for (let j = begin, k = at; j < end; j++, k++)
+        if (b[j] !== s.charCodeAt(k))
+            return false;
+    return true;
+}
+/**
+ * Whether every character of `s` is one the scanner reads as it stands in a string (printable
+ * ASCII other than the quote and the backslash): then bytes that are its characters followed by
+ * a quote are a valid JSON string of exactly `s` (RowScanner.expect).
+ */
+function isPlainText(s) {
+    for (let k = 0; k < s.length; k++) {
+        const c = s.charCodeAt(k);
+        if (c < 0x20 || c >= 0x7f || c === scanner_parts_QUOTE || c === scanner_parts_BACKSLASH)
+            return false;
+    }
+    return true;
+}
+/**
+ * Where the JSON string whose contents start at `begin` ends (its closing quote) when its bytes
+ * are the characters of `s`, a plain text (isPlainText) or ""; else -1. No byte needs a class
+ * check: bytes equal to plain characters are plain.
+ */
+function knownStringEnd(b, begin, end, s) {
+    const close = begin + s.length;
+    return s.length > 0 && close < end && b[close] === scanner_parts_QUOTE && sameChars(b, begin, close, s, 0) ? close : -1;
 }
 function slice(b, begin, end, ascii) {
     if (FAST_SLICE) {
@@ -27334,6 +27403,83 @@ function nameEnd(b, begin, end) {
     return -1;
 }
 
+;// CONCATENATED MODULE: ./src/read/rows/evidence-spans.ts
+/**
+ * A row's evidence array as the byte scanner found it (row-scanner.ts): its ASCII items as spans
+ * of the line, `spans[2k]` the first byte of item k and `spans[2k + 1]` its closing quote. These
+ * decide whether the list can be handed over packed (packed-evidence.ts) and make the packed
+ * string, without a string an item.
+ */
+
+
+/**
+ * Whether the n ASCII items of spans (in `b`) joined by the packed list's separator are the
+ * characters of `list` (so SpanPacker would make a string equal to it).
+ */
+function spansAre(b, spans, n, list) {
+    let size = n - 1;
+    for (let k = 0; k < n; k++)
+        size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
+    if (size !== list.length)
+        return false;
+    let at = 0;
+    for (let k = 0; k < n; k++) {
+        if (k > 0 && list.charCodeAt(at++) !== SEPARATOR_CODE)
+            return false;
+        const begin = spans[2 * k] ?? 0;
+        const close = spans[2 * k + 1] ?? 0;
+        if (!sameChars(b, begin, close, list, at))
+            return false;
+        at += close - begin;
+    }
+    return true;
+}
+/** Whether the n items of spans are pairwise different (their bytes read through `v`, the line's
+ * byte 0 at `base`). */
+function distinctSpans(spans, n, v, base) {
+    for (let k = 1; k < n; k++) {
+        const bk = spans[2 * k] ?? 0;
+        const lk = (spans[2 * k + 1] ?? 0) - bk;
+        for (let j = 0; j < k; j++) {
+            const bj = spans[2 * j] ?? 0;
+            if ((spans[2 * j + 1] ?? 0) - bj === lk && sameBytes(v, base + bk, v, base + bj, lk))
+                return false;
+        }
+    }
+    return true;
+}
+/** Joins spans into a packed list, in a buffer of its own grown as needed. */
+class SpanPacker {
+    packing = Buffer.alloc(2 * 1024);
+    packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
+    /** The n items of spans (read through `v` at `base`) joined by the separator, as one string. */
+    pack(spans, n, v, base) {
+        let size = n - 1;
+        for (let k = 0; k < n; k++)
+            size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
+        // (+3: the words copied below may write up to 3 bytes past the last item.)
+        if (size + 3 > this.packing.length) {
+            this.packing = Buffer.alloc(Math.max(size + 3, 2 * this.packing.length));
+            this.packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
+        }
+        const out = this.packing;
+        const ov = this.packingView;
+        let w = 0;
+        for (let k = 0; k < n; k++) {
+            if (k > 0)
+                out[w++] = SEPARATOR_CODE;
+            const begin = spans[2 * k] ?? 0;
+            const length = (spans[2 * k + 1] ?? 0) - begin;
+            // Four bytes at a time (the last word may take up to 3 bytes after the item: the line
+            // goes on with its closing quote at least, and the next item or separator overwrites them).
+            for (let j = 0; j < length; j += 4)
+                ov.setInt32(w + j, v.getInt32(base + begin + j, true), true);
+            w += length;
+        }
+        return slice(out, 0, w, true);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/read/rows/row-scanner.ts
 /**
  * A byte scanner for the common shape of an export row: it reads the fields the gate
@@ -27387,9 +27533,8 @@ class RowScanner {
     items = [];
     /** An evidence array's items as they stand in the line: begin and end (closing quote) of each. */
     spans = new Int32Array(2 * MAX_EVIDENCE_PER_TASK);
-    /** Where a packed evidence list is put together (packEvidence), grown as needed. */
-    packing = Buffer.alloc(2 * 1024);
-    packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
+    /** Puts a packed evidence list together (packEvidence). */
+    packer = new SpanPacker();
     evidenceArrays = Array.from({ length: REUSED_EVIDENCE_LENGTHS + 1 }, (_, n) => new Array(n).fill(""));
     dataset = new RepeatCache();
     harness = new RepeatCache();
@@ -27411,6 +27556,10 @@ class RowScanner {
     viewed;
     base = 0;
     nextShape = new Shape();
+    /** The caller's guess at the next line's strings (see expect); "" for none. */
+    expectedTask = "";
+    expectedList = "";
+    expectedItem = "";
     /**
      * With `packEvidence`, an evidence array of 2 to MAX_EVIDENCE_PER_TASK distinct, non-empty ASCII
      * items comes as `packedEvidence`, one string (see ExportRow), instead of a string an item: the
@@ -27420,6 +27569,20 @@ class RowScanner {
      */
     constructor(packEvidence = false) {
         this.packEvidence = packEvidence;
+    }
+    /**
+     * Strings the next line probably holds, "" for none: its task_id, its evidence list packed
+     * (packed-evidence.ts) and one evidence item. The builder guesses them from the task after the
+     * last row's (rows usually come task after task) and what it holds of that task. Where the
+     * line's bytes are a guess's characters, the row gets that very string instead of a new one: no
+     * string is made a row, and the builder's comparisons with what it holds find the same object
+     * at once. The row is the same either way (the same characters); a wrong guess costs a
+     * comparison that usually stops at the first bytes. Holds until the next call.
+     */
+    expect(task, list, item) {
+        this.expectedTask = task;
+        this.expectedList = list;
+        this.expectedItem = item;
     }
     /**
      * Scans the line `b[begin, end)` (valid UTF-8, no line end) into `out`. true: the row is valid
@@ -27681,7 +27844,7 @@ class RowScanner {
         }
         switch (field) {
             case F_TASK: {
-                const q = this.id(b, p, end, MAX_ID_LENGTH, false);
+                const q = this.id(b, p, end, MAX_ID_LENGTH, false, this.expectedTask);
                 if (q >= 0)
                     out.taskId = this.text;
                 return q;
@@ -27711,19 +27874,19 @@ class RowScanner {
                 return q;
             }
             case F_VALIDITY: {
-                const w = wordAt(b, p, end, VALIDITY_WORDS);
+                const w = VALIDITY_WORDS.at(b, this.view, this.base, p, end);
                 const validity = scanner_parts_VALIDITIES[w];
                 if (validity === undefined)
                     return -1;
                 out.validity = validity;
-                return p + 2 + (VALIDITY_WORDS[w]?.length ?? 0);
+                return p + 2 + (VALIDITY_WORDS.words[w]?.length ?? 0);
             }
             case F_RESULT: {
-                const r = wordAt(b, p, end, RESULT_WORDS);
+                const r = RESULT_WORDS.at(b, this.view, this.base, p, end);
                 if (r < 0)
                     return -1;
                 out.result = r;
-                return p + 2 + (RESULT_WORDS[r]?.length ?? 0);
+                return p + 2 + (RESULT_WORDS.words[r]?.length ?? 0);
             }
             case F_REVIEW_REVISION: {
                 const q = this.count(b, p, end);
@@ -27818,10 +27981,16 @@ class RowScanner {
      * `maxLength` UTF-16 code units, no control character (stringEnd refuses C0, DEL and C1
      * bytes). Returns the position after its closing quote, or -1.
      */
-    id(b, p, end, maxLength, allowEmpty) {
+    id(b, p, end, maxLength, allowEmpty, expected = "") {
         if (b[p] !== scanner_parts_QUOTE)
             return -1;
         const begin = p + 1;
+        // (The expected string when the bytes are its characters: see expect.)
+        const known = knownStringEnd(b, begin, end, expected);
+        if (known >= 0 && known - begin <= maxLength) {
+            this.text = expected;
+            return known + 1;
+        }
         const close = this.stringEnd(b, begin, end);
         if (close < 0 || (close === begin && !allowEmpty))
             return -1;
@@ -27901,10 +28070,12 @@ class RowScanner {
                 if (b[p] !== scanner_parts_QUOTE)
                     return -1;
                 const begin = p + 1;
-                const close = this.stringEnd(b, begin, end);
+                // (The first item may be the expected one: see expect.)
+                const known = n === 0 ? knownStringEnd(b, begin, end, this.expectedItem) : -1;
+                const close = known >= 0 ? known : this.stringEnd(b, begin, end);
                 if (close < 0)
                     return -1;
-                if (this.ascii) {
+                if (known >= 0 || this.ascii) {
                     if (close - begin > MAX_EVIDENCE_LENGTH)
                         return -1;
                     if (close === begin)
@@ -27916,7 +28087,7 @@ class RowScanner {
                     else {
                         packable = false;
                     }
-                    items[n++] = packable ? "" : slice(b, begin, close, true);
+                    items[n++] = known >= 0 ? this.expectedItem : packable ? "" : slice(b, begin, close, true);
                 }
                 else {
                     const s = slice(b, begin, close, false);
@@ -27939,8 +28110,11 @@ class RowScanner {
                     return -1;
             }
         }
-        if (packable && n >= 2 && this.distinctSpans(n)) {
-            out.packedEvidence = this.packSpans(n);
+        if (packable && n >= 2 && distinctSpans(this.spans, n, this.view, this.base)) {
+            // (The task's list itself when the row gives exactly its items: see expect.)
+            out.packedEvidence = spansAre(b, this.spans, n, this.expectedList)
+                ? this.expectedList
+                : this.packer.pack(this.spans, n, this.view, this.base);
             out.packedItems = n;
             return p;
         }
@@ -27970,54 +28144,18 @@ class RowScanner {
                 const begin = spans[2 * k] ?? 0;
                 const close = spans[2 * k + 1] ?? 0;
                 if (close > begin)
-                    items[k] = slice(b, begin, close, true);
+                    items[k] = n === 1 ? this.expectedOne(b, begin, close) : slice(b, begin, close, true);
             }
         }
     }
-    /** Whether the n items of spans are pairwise different (compared by their bytes). */
-    distinctSpans(n) {
-        const spans = this.spans;
-        const v = this.view;
-        const base = this.base;
-        for (let k = 1; k < n; k++) {
-            const bk = spans[2 * k] ?? 0;
-            const lk = (spans[2 * k + 1] ?? 0) - bk;
-            for (let j = 0; j < k; j++) {
-                const bj = spans[2 * j] ?? 0;
-                if ((spans[2 * j + 1] ?? 0) - bj === lk && sameBytes(v, base + bk, v, base + bj, lk))
-                    return false;
-            }
-        }
-        return true;
-    }
-    /** The n items of spans joined by the packed list's separator, as one string. */
-    packSpans(n) {
-        const spans = this.spans;
-        let size = n - 1;
-        for (let k = 0; k < n; k++)
-            size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
-        // (+3: the words copied below may write up to 3 bytes past the last item.)
-        if (size + 3 > this.packing.length) {
-            this.packing = Buffer.alloc(Math.max(size + 3, 2 * this.packing.length));
-            this.packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
-        }
-        const out = this.packing;
-        const ov = this.packingView;
-        const v = this.view;
-        const base = this.base;
-        let w = 0;
-        for (let k = 0; k < n; k++) {
-            if (k > 0)
-                out[w++] = SEPARATOR_CODE;
-            const begin = spans[2 * k] ?? 0;
-            const length = (spans[2 * k + 1] ?? 0) - begin;
-            // Four bytes at a time (the last word may take up to 3 bytes after the item: the line
-            // goes on with its closing quote at least, and the next item or separator overwrites them).
-            for (let j = 0; j < length; j += 4)
-                ov.setInt32(w + j, v.getInt32(base + begin + j, true), true);
-            w += length;
-        }
-        return slice(out, 0, w, true);
+    /** A lone ASCII item's string: the expected list when it is these characters, else a new one. */
+    expectedOne(b, begin, close) {
+        const n = close - begin;
+        // (The expected item was compared as the bytes were read.)
+        const list = this.expectedList;
+        if (n === list.length && sameChars(b, begin, close, list, 0))
+            return list;
+        return slice(b, begin, close, true);
     }
 }
 
@@ -28170,6 +28308,7 @@ function emptyResultsMessage(bytes) {
  */
 
 
+
 /**
  * Per task, the label (review_revision, validity) and evidence items of a result row already added
  * to it, the items as where they stand in the task's list (a run of `count` from `start`). Adding
@@ -28186,7 +28325,16 @@ class EvidenceMemo {
     /** Where the run starts in the task's packed list (a character offset). */
     start = new Uint32Array(0);
     count = new Uint8Array(0);
-    set(i, revision, validity, start, count) {
+    /**
+     * The item itself where the run is one item ("" otherwise): a whole item of the task's list
+     * at `start` is exactly this string, so comparing strings answers repeats() (the same object
+     * at once when the scanner was given it: RowScanner.expect).
+     */
+    item = [];
+    /** Whether `item` is plain text (isPlainText), which the scanner may be told to expect. */
+    plain = new Uint8Array(0);
+    /** Remembers that task i's list holds `evidence` (one item or several) as a run from `start`. */
+    set(i, revision, validity, start, evidence) {
         if (i >= this.label.length) {
             const size = Math.max(1024, 2 * i);
             const label = new Float64Array(size);
@@ -28198,17 +28346,36 @@ class EvidenceMemo {
             const counts = new Uint8Array(size);
             counts.set(this.count);
             this.count = counts;
+            const items = new Array(size).fill("");
+            for (let k = 0; k < this.item.length; k++)
+                items[k] = this.item[k] ?? "";
+            this.item = items;
+            const plain = new Uint8Array(size);
+            plain.set(this.plain);
+            this.plain = plain;
         }
+        const one = typeof evidence === "string" ? evidence : evidence.length === 1 ? evidence[0] : undefined;
         this.label[i] = revision * 4 + validityCode(validity) + 1;
         this.start[i] = start;
-        this.count[i] = count;
+        this.count[i] = typeof evidence === "string" ? 1 : evidence.length;
+        this.item[i] = one ?? "";
+        this.plain[i] = one !== undefined && isPlainText(one) ? 1 : 0;
+    }
+    /** The one item remembered for task i when it is plain text ("" when none, or several). */
+    plainItemOf(i) {
+        return this.plain[i] === 1 ? (this.item[i] ?? "") : "";
     }
     /** Whether the row's label and evidence are those remembered for task i (compared item by item). */
     repeats(i, revision, validity, evidence, cols) {
         if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1)
             return false;
         const count = typeof evidence === "string" ? 1 : evidence.length;
-        return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
+        if (this.count[i] !== count)
+            return false;
+        // (One item: the run is that whole item, and the item is remembered as a string.)
+        if (count === 1)
+            return this.item[i] === (typeof evidence === "string" ? evidence : evidence[0]);
+        return packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
     }
     /** repeats() of a row whose `count` items came packed (one run of whole items for packedRunAt). */
     repeatsPacked(i, revision, validity, packed, count, cols) {
@@ -28342,6 +28509,10 @@ class LabelHistory extends BuilderState {
     memo = undefined;
     /** The last result row's label and evidence added to a task (LastAdded; for speed only). */
     lastAdded = new LastAdded();
+    /** The one evidence item EvidenceMemo remembers for task i's rows if plain text, else "". */
+    rememberedItem(i) {
+        return this.memo?.plainItemOf(i) ?? "";
+    }
     /** The label and evidence of a result row on task i. Returns false when a cap was passed (reported). */
     labelRow(i, row, src) {
         const evidence = row.evidence;
@@ -28382,7 +28553,7 @@ class LabelHistory extends BuilderState {
         const start = packedIndexOf(list, first);
         if (start < 0 || !packedRunAt(list, start, evidence))
             return;
-        (this.memo ??= new EvidenceMemo()).set(i, revision, validity, start, typeof evidence === "string" ? 1 : evidence.length);
+        (this.memo ??= new EvidenceMemo()).set(i, revision, validity, start, evidence);
     }
     /**
      * The label and evidence of a row whose list came packed (`packed`, `count` items: see
@@ -29322,6 +29493,10 @@ class DatasetBuilder extends LabelHistory {
     lastTask = -1;
     /** Whether taskOf made the last row's task. */
     freshTask = false;
+    /** Whether the last row's task was the one of the row before (attempts of a task together). */
+    sameTask = false;
+    /** Whether the row being added was read by the byte scanner (its strings are plain text). */
+    scannedRow = false;
     issues = new LineIssues();
     exportRow = emptyExportRow();
     reviewRow = emptyReviewRow();
@@ -29336,6 +29511,7 @@ class DatasetBuilder extends LabelHistory {
     addResultLine(text, fileIndex, line, plain = false) {
         if (this.stopped)
             return;
+        this.scannedRow = false;
         const issues = this.issues;
         issues.reset();
         const obj = parseObject(text, issues);
@@ -29350,14 +29526,31 @@ class DatasetBuilder extends LabelHistory {
      * One non-blank line of a results export as bytes (line-splitter.ts's ByteLineHandler): the byte
      * scanner reads the common row shape; any other line goes the JSON.parse way (row-scanner.ts).
      */
-    addResultBytes(bytes, begin, end, flags, fileIndex, line) {
+    addResultBytes(bytes, begin, end, fileIndex, line) {
         if (this.stopped)
             return;
+        this.expectNext();
         if (this.scanner.scan(bytes, begin, end, this.exportRow)) {
+            this.scannedRow = true;
             this.addResultRow(this.exportRow, fileIndex, line);
             return;
         }
-        this.addResultLine(bytes.toString("utf8", begin, end), fileIndex, line, (flags & LINE_PLAIN) !== 0);
+        this.addResultLine(bytes.toString("utf8", begin, end), fileIndex, line, plainBytes(bytes, begin, end));
+    }
+    /**
+     * Tells the scanner what the next row probably holds (RowScanner.expect): the task after the
+     * last row's (the last row's own while rows repeat a task), its id, its evidence list and the
+     * item its rows repeat.
+     */
+    expectNext() {
+        const i = this.sameTask ? this.lastTask : this.lastTask + 1;
+        const cols = this.cols;
+        if (i < 0 || i >= cols.count) {
+            this.scanner.expect("", "", "");
+            return;
+        }
+        const plainId = ((cols.flags[i] ?? 0) & F_PLAIN_ID) !== 0;
+        this.scanner.expect(plainId ? (cols.taskIds[i] ?? "") : "", cols.evidence[i] ?? "", this.rememberedItem(i));
     }
     /** A results line already parsed and checked. */
     addResultRow(row, fileIndex, line) {
@@ -29448,12 +29641,16 @@ class DatasetBuilder extends LabelHistory {
             const next = last + 1;
             if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
                 this.lastTask = next;
+                this.sameTask = false;
                 return next;
             }
-            if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index)
+            if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index) {
+                this.sameTask = true;
                 return last;
+            }
             hash = TaskIndex.hash(rev.index, row.taskId);
             const found = this.index.find(hash, rev.index, row.taskId, cols);
+            this.sameTask = found === last;
             if (found >= 0) {
                 this.lastTask = found;
                 return found;
@@ -29480,6 +29677,8 @@ class DatasetBuilder extends LabelHistory {
             this.index.find(hash, rev.index, row.taskId, cols);
         }
         const i = cols.add(rev.index, row.taskId);
+        if (this.scannedRow)
+            cols.flags[i] = (cols.flags[i] ?? 0) | F_PLAIN_ID;
         this.index.add(hash, i);
         this.lastTask = i;
         this.freshTask = true;
@@ -30063,8 +30262,8 @@ async function readFiles(opts, files, models) {
         const firstLine = (line) => tableFileProblem(line, f.kind, f.display);
         const onLine = f.kind === "results"
             ? {
-                bytes: (bytes, begin, end, line, flags) => {
-                    builder.addResultBytes(bytes, begin, end, flags, i, line);
+                bytes: (bytes, begin, end, line) => {
+                    builder.addResultBytes(bytes, begin, end, i, line);
                 },
             }
             : (text, begin, end, line, plain) => {

@@ -25,7 +25,8 @@
 //    the presets, the 10⁶-row .gz and aggregated files and the whole gate, alternating with this
 //    build's runs, and checks that both print the same report byte for byte; the tables get its
 //    columns and the ratios, and the targets the issue-28 one (within 10% of its time and peak
-//    RSS on every shape at 10⁶ rows). --big adds 10⁷ rows of two shapes, one at a time (in a temp dir, deleted):
+//    RSS on every shape at 10⁶ rows). --big adds 10⁷ rows of two shapes, one at a time (in a temp dir, deleted;
+//    the baseline too, when given):
 //    the generator's (~6 GB) and the issue's ~3.3 GB one (wide-evidence scaled to 50,000 tasks);
 //    --blank times 2 GiB of blank lines inflated from gzip against inflating alone.
 //    The whole-gate run (issue 11; --no-whole-gate skips it) gates 10⁶ tasks × 2 models × 1
@@ -172,7 +173,11 @@ const PY_RSS =
   "    kb = kb // 1024 if sys.platform == 'darwin' else kb\n" +
   "    open(os.environ['BENCH_RSS_FILE'], 'w').write(str(kb))\n";
 
-/** Runs one command; returns wall seconds, peak RSS in KiB (or null) and the child's output. */
+/**
+ * Runs one command; returns wall seconds, peak RSS in KiB (or null), CPU seconds (user + system,
+ * all threads; null without GNU time) and the child's output. On a shared machine CPU time moves
+ * less with the load than wall time: both are reported.
+ */
 function measure(kind, file, extra = []) {
   let command;
   let argv;
@@ -200,15 +205,19 @@ function measure(kind, file, extra = []) {
   const run = spawnSync(command, argv, { env, encoding: "utf8", maxBuffer: 1 << 30 });
   const wall = (performance.now() - start) / 1000;
   let rss = null;
+  let cpu = null;
   let stderr = run.stderr ?? "";
   if (gnuTime) {
     const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
     if (m) rss = Number(m[1]);
+    const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
+    const system = /System time \(seconds\): ([\d.]+)/.exec(stderr);
+    if (user && system) cpu = Number(user[1]) + Number(system[1]);
     stderr = stderr.slice(0, stderr.lastIndexOf("\tCommand being timed:"));
   } else if (existsSync(rssFile)) {
     rss = Number(readFileSync(rssFile, "utf8"));
   }
-  return { wall, rss, status: run.status, stdout: run.stdout ?? "", stderr };
+  return { wall, rss, cpu, status: run.status, stdout: run.stdout ?? "", stderr };
 }
 
 function isReport(stdout) {
@@ -516,8 +525,12 @@ if (args.big) {
       const file = join(dir, `attempts-1e7-${name}.jsonl`);
       const summary = ensure(file, genArgs);
       const runsOf = [];
-      for (let i = 0; i < runs; i++) runsOf.push(measureChecked("gate", file, gateFlags));
-      bigs.push({ name, summary, bytes: statSync(file).size, runsOf });
+      const baselineRuns = [];
+      for (let i = 0; i < runs; i++) {
+        runsOf.push(measureChecked("gate", file, gateFlags));
+        if (baselineCli !== undefined) baselineRuns.push(measureChecked("baseline", file, gateFlags));
+      }
+      bigs.push({ name, summary, bytes: statSync(file).size, runsOf, baselineRuns });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -768,22 +781,28 @@ if (fragility.length > 0) {
 
 // Presets (issue 15)
 const med = (rs) => (rs.length === 0 ? undefined : median(rs.map((r) => r.wall)));
+/** The median CPU time (user + system) of runs, undefined when not measured. */
+const medCpu = (rs) =>
+  rs.length === 0 || rs.some((r) => r.cpu === null) ? undefined : median(rs.map((r) => r.cpu));
 const peak = (rs) =>
   rs.length === 0 || rs.some((r) => r.rss === null) ? null : Math.max(...rs.map((r) => r.rss));
 if (presetTable.length > 0) {
   lines.push("");
   lines.push(
-    "| shape at 10⁶ rows | tasks | file | gate | seed | DuckDB read_json + README SQL | seed ÷ gate | gate peak RSS | per task | seed peak RSS | DuckDB peak RSS |",
+    "| shape at 10⁶ rows | tasks | file | gate | seed | DuckDB read_json + README SQL | seed ÷ gate | seed ÷ gate, CPU | gate peak RSS | per task | seed peak RSS | DuckDB peak RSS |",
   );
-  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const p of presetTable) {
     const g = med(p.runsOf.gate);
     const sd = med(p.runsOf.seed);
     const dk = med(p.runsOf.duckdb);
     const rss = peak(p.runsOf.gate);
+    const cg = medCpu(p.runsOf.gate);
+    const cs = medCpu(p.runsOf.seed);
     lines.push(
       `| ${p.name}: ${PRESET_TEXT[p.name]} | ${p.summary.tasks.toLocaleString("en-US")} | ${(p.bytes / 1048576).toFixed(0)} MiB | ` +
         `${sec(g)} | ${sec(sd)} | ${sec(dk)} | ${sd ? `${(sd / g).toFixed(1)}×` : "—"} | ` +
+        `${cg && cs ? `${(cs / cg).toFixed(1)}×` : "—"} | ` +
         `${mib(rss)} | ${rss === null ? "—" : `${((rss * 1024) / p.summary.tasks / 1024).toFixed(2)} KiB`} | ${mib(peak(p.runsOf.seed))} | ${mib(peak(p.runsOf.duckdb))} |`,
     );
   }
@@ -793,6 +812,8 @@ if (presetTable.length > 0) {
 function sideRow(name, gate, baseline) {
   const g = med(gate);
   const b = med(baseline);
+  const cg = medCpu(gate);
+  const cb = medCpu(baseline);
   const rg = peak(gate);
   const rb = peak(baseline);
   return {
@@ -800,7 +821,8 @@ function sideRow(name, gate, baseline) {
     time: g / b,
     rss: rg === null || rb === null ? null : rg / rb,
     line:
-      `| ${name} | ${sec(g)} | ${sec(b)} | ${(g / b).toFixed(2)} | ${mib(rg)} | ${mib(rb)} | ` +
+      `| ${name} | ${sec(g)} | ${sec(b)} | ${(g / b).toFixed(2)} | ${sec(cg)} | ${sec(cb)} | ` +
+      `${cg && cb ? (cg / cb).toFixed(2) : "—"} | ${mib(rg)} | ${mib(rb)} | ` +
       `${rg === null || rb === null ? "—" : (rg / rb).toFixed(2)} |`,
   };
 }
@@ -828,9 +850,9 @@ if (baselineCli !== undefined) {
     lines.push(`Side by side with the baseline \`${args["baseline-cli"]}\` (runs alternating):`);
     lines.push("");
     lines.push(
-      "| shape | gate time | baseline time | ÷ baseline | gate peak RSS | baseline peak RSS | ÷ baseline |",
+      "| shape | gate time | baseline time | ÷ baseline | gate CPU | baseline CPU | ÷ baseline | gate peak RSS | baseline peak RSS | ÷ baseline |",
     );
-    lines.push("|---|---:|---:|---:|---:|---:|---:|");
+    lines.push("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const r of sideRows) lines.push(r.line);
     lines.push("");
     lines.push(
@@ -842,7 +864,11 @@ for (const big of bigs) {
   lines.push("");
   lines.push(
     `10⁷ rows, ${big.name} shape (${big.summary.rows.toLocaleString("en-US")} rows, ${(big.bytes / 2 ** 30).toFixed(1)} GiB, generated in a temp dir and deleted): ` +
-      `gate ${sec(med(big.runsOf))}, peak RSS ${mib(peak(big.runsOf))}.`,
+      `gate ${sec(med(big.runsOf))} (CPU ${sec(medCpu(big.runsOf))}), peak RSS ${mib(peak(big.runsOf))}` +
+      (big.baselineRuns.length === 0
+        ? "."
+        : `; the baseline ${sec(med(big.baselineRuns))} (CPU ${sec(medCpu(big.baselineRuns))}), ` +
+          `peak RSS ${mib(peak(big.baselineRuns))}.`),
   );
 }
 if (wholeGate.length > 0) {

@@ -226,8 +226,8 @@ async function readFiles(
     const onLine =
       f.kind === "results"
         ? {
-            bytes: (bytes: Buffer, begin: number, end: number, line: number, flags: number): void => {
-              builder.addResultBytes(bytes, begin, end, flags, i, line);
+            bytes: (bytes: Buffer, begin: number, end: number, line: number): void => {
+              builder.addResultBytes(bytes, begin, end, i, line);
             },
           }
         : (text: string, begin: number, end: number, line: number, plain: boolean): void => {

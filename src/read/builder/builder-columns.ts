@@ -19,6 +19,11 @@ export const F_LABEL0_OWN = 8;
 export const F_MORE_LABELS = 16;
 /** One of the rank's models (RankedModels: a K-model read) has a row on the task. */
 export const F_RANKED = 32;
+/**
+ * The task_id is plain text (isPlainText: it came from a row the byte scanner read, which makes
+ * no other), so the scanner may be told to expect it (RowScanner.expect).
+ */
+export const F_PLAIN_ID = 64;
 
 /**
  * One distinct (revision, validity) of a task after its first. Source, reviewer and note are those

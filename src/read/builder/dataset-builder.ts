@@ -32,7 +32,7 @@
 import type { Dataset, InputFileDigest, ModelSummary } from "../../core/model.js";
 import { quote } from "../../core/quote.js";
 import type { InputLimits } from "../limits.js";
-import { LINE_PLAIN } from "../lines/line-flags.js";
+import { plainBytes } from "../lines/line-splitter.js";
 import {
   checkExportRow,
   checkReviewRow,
@@ -48,6 +48,7 @@ import {
   AttemptIds,
   F_BASELINE,
   F_CANDIDATE,
+  F_PLAIN_ID,
   F_RANKED,
   NARROW_COUNT_MAX,
   TaskIndex,
@@ -72,6 +73,10 @@ export class DatasetBuilder extends LabelHistory {
   private lastTask = -1;
   /** Whether taskOf made the last row's task. */
   private freshTask = false;
+  /** Whether the last row's task was the one of the row before (attempts of a task together). */
+  private sameTask = false;
+  /** Whether the row being added was read by the byte scanner (its strings are plain text). */
+  private scannedRow = false;
   private readonly issues = new LineIssues();
   private readonly exportRow = emptyExportRow();
   private readonly reviewRow = emptyReviewRow();
@@ -91,6 +96,7 @@ export class DatasetBuilder extends LabelHistory {
   /** One non-blank line of a results export; `plain` as in line-splitter.ts's LineHandler. */
   addResultLine(text: string, fileIndex: number, line: number, plain = false): void {
     if (this.stopped) return;
+    this.scannedRow = false;
     const issues = this.issues;
     issues.reset();
     const obj = parseObject(text, issues);
@@ -106,20 +112,35 @@ export class DatasetBuilder extends LabelHistory {
    * One non-blank line of a results export as bytes (line-splitter.ts's ByteLineHandler): the byte
    * scanner reads the common row shape; any other line goes the JSON.parse way (row-scanner.ts).
    */
-  addResultBytes(
-    bytes: Buffer,
-    begin: number,
-    end: number,
-    flags: number,
-    fileIndex: number,
-    line: number,
-  ): void {
+  addResultBytes(bytes: Buffer, begin: number, end: number, fileIndex: number, line: number): void {
     if (this.stopped) return;
+    this.expectNext();
     if (this.scanner.scan(bytes, begin, end, this.exportRow)) {
+      this.scannedRow = true;
       this.addResultRow(this.exportRow, fileIndex, line);
       return;
     }
-    this.addResultLine(bytes.toString("utf8", begin, end), fileIndex, line, (flags & LINE_PLAIN) !== 0);
+    this.addResultLine(bytes.toString("utf8", begin, end), fileIndex, line, plainBytes(bytes, begin, end));
+  }
+
+  /**
+   * Tells the scanner what the next row probably holds (RowScanner.expect): the task after the
+   * last row's (the last row's own while rows repeat a task), its id, its evidence list and the
+   * item its rows repeat.
+   */
+  private expectNext(): void {
+    const i = this.sameTask ? this.lastTask : this.lastTask + 1;
+    const cols = this.cols;
+    if (i < 0 || i >= cols.count) {
+      this.scanner.expect("", "", "");
+      return;
+    }
+    const plainId = ((cols.flags[i] ?? 0) & F_PLAIN_ID) !== 0;
+    this.scanner.expect(
+      plainId ? (cols.taskIds[i] ?? "") : "",
+      cols.evidence[i] ?? "",
+      this.rememberedItem(i),
+    );
   }
 
   /** A results line already parsed and checked. */
@@ -211,11 +232,16 @@ export class DatasetBuilder extends LabelHistory {
       const next = last + 1;
       if (next < cols.count && cols.taskIds[next] === row.taskId && cols.revision[next] === rev.index) {
         this.lastTask = next;
+        this.sameTask = false;
         return next;
       }
-      if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index) return last;
+      if (last >= 0 && cols.taskIds[last] === row.taskId && cols.revision[last] === rev.index) {
+        this.sameTask = true;
+        return last;
+      }
       hash = TaskIndex.hash(rev.index, row.taskId);
       const found = this.index.find(hash, rev.index, row.taskId, cols);
+      this.sameTask = found === last;
       if (found >= 0) {
         this.lastTask = found;
         return found;
@@ -245,6 +271,7 @@ export class DatasetBuilder extends LabelHistory {
       this.index.find(hash, rev.index, row.taskId, cols);
     }
     const i = cols.add(rev.index, row.taskId);
+    if (this.scannedRow) cols.flags[i] = (cols.flags[i] ?? 0) | F_PLAIN_ID;
     this.index.add(hash, i);
     this.lastTask = i;
     this.freshTask = true;

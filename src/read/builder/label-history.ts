@@ -60,6 +60,11 @@ export class LabelHistory extends BuilderState {
   /** The last result row's label and evidence added to a task (LastAdded; for speed only). */
   private readonly lastAdded = new LastAdded();
 
+  /** The one evidence item EvidenceMemo remembers for task i's rows if plain text, else "". */
+  protected rememberedItem(i: number): string {
+    return this.memo?.plainItemOf(i) ?? "";
+  }
+
   /** The label and evidence of a result row on task i. Returns false when a cap was passed (reported). */
   protected labelRow(i: number, row: ExportRow, src: number): boolean {
     const evidence = row.evidence;
@@ -103,13 +108,7 @@ export class LabelHistory extends BuilderState {
     // (Items are distinct: the first is found at most once, and the rest must follow it.)
     const start = packedIndexOf(list, first);
     if (start < 0 || !packedRunAt(list, start, evidence)) return;
-    (this.memo ??= new EvidenceMemo()).set(
-      i,
-      revision,
-      validity,
-      start,
-      typeof evidence === "string" ? 1 : evidence.length,
-    );
+    (this.memo ??= new EvidenceMemo()).set(i, revision, validity, start, evidence);
   }
 
   /**

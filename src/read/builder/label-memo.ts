@@ -7,6 +7,7 @@
 import { validityCode, type Validity } from "../../core/model.js";
 import type { TaskColumns } from "./builder-columns.js";
 import { packedRunAt } from "../rows/packed-evidence.js";
+import { isPlainText } from "../rows/scanner-parts.js";
 
 /**
  * Per task, the label (review_revision, validity) and evidence items of a result row already added
@@ -24,8 +25,23 @@ export class EvidenceMemo {
   /** Where the run starts in the task's packed list (a character offset). */
   private start = new Uint32Array(0);
   private count = new Uint8Array(0);
+  /**
+   * The item itself where the run is one item ("" otherwise): a whole item of the task's list
+   * at `start` is exactly this string, so comparing strings answers repeats() (the same object
+   * at once when the scanner was given it: RowScanner.expect).
+   */
+  private item: string[] = [];
+  /** Whether `item` is plain text (isPlainText), which the scanner may be told to expect. */
+  private plain = new Uint8Array(0);
 
-  set(i: number, revision: number, validity: Validity, start: number, count: number): void {
+  /** Remembers that task i's list holds `evidence` (one item or several) as a run from `start`. */
+  set(
+    i: number,
+    revision: number,
+    validity: Validity,
+    start: number,
+    evidence: string | readonly string[],
+  ): void {
     if (i >= this.label.length) {
       const size = Math.max(1024, 2 * i);
       const label = new Float64Array(size);
@@ -37,10 +53,24 @@ export class EvidenceMemo {
       const counts = new Uint8Array(size);
       counts.set(this.count);
       this.count = counts;
+      const items = new Array<string>(size).fill("");
+      for (let k = 0; k < this.item.length; k++) items[k] = this.item[k] ?? "";
+      this.item = items;
+      const plain = new Uint8Array(size);
+      plain.set(this.plain);
+      this.plain = plain;
     }
+    const one = typeof evidence === "string" ? evidence : evidence.length === 1 ? evidence[0] : undefined;
     this.label[i] = revision * 4 + validityCode(validity) + 1;
     this.start[i] = start;
-    this.count[i] = count;
+    this.count[i] = typeof evidence === "string" ? 1 : evidence.length;
+    this.item[i] = one ?? "";
+    this.plain[i] = one !== undefined && isPlainText(one) ? 1 : 0;
+  }
+
+  /** The one item remembered for task i when it is plain text ("" when none, or several). */
+  plainItemOf(i: number): string {
+    return this.plain[i] === 1 ? (this.item[i] ?? "") : "";
   }
 
   /** Whether the row's label and evidence are those remembered for task i (compared item by item). */
@@ -53,7 +83,10 @@ export class EvidenceMemo {
   ): boolean {
     if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1) return false;
     const count = typeof evidence === "string" ? 1 : evidence.length;
-    return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
+    if (this.count[i] !== count) return false;
+    // (One item: the run is that whole item, and the item is remembered as a string.)
+    if (count === 1) return this.item[i] === (typeof evidence === "string" ? evidence : evidence[0]);
+    return packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
   }
 
   /** repeats() of a row whose `count` items came packed (one run of whole items for packedRunAt). */

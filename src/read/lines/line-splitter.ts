@@ -5,9 +5,8 @@
  * Every problem of a line (overlong, not UTF-8, past the line cap) goes to the ProblemHandler.
  */
 
-import { isAscii, isUtf8 } from "node:buffer";
+import { isUtf8 } from "node:buffer";
 
-import { LINE_ASCII, LINE_PLAIN } from "./line-flags.js";
 import { MAX_LINE_BYTES, MAX_LINES_PER_FILE } from "../limits.js";
 
 /**
@@ -23,22 +22,26 @@ export type LineHandler = (text: string, begin: number, end: number, line: numbe
 
 /**
  * Receives each non-blank line as its bytes `bytes[begin, end)`: valid UTF-8, no BOM, no line
- * end; the bytes are valid only during the call. `flags` has LINE_PLAIN when the line is plain
- * (as in LineHandler) and LINE_ASCII when every byte is below 0x80; a flag that is not set
- * promises nothing (both are tested per span of lines). For the byte scanner, which reads most
- * lines without decoding them.
+ * end; the bytes are valid only during the call. For the byte scanner, which reads most lines
+ * without decoding them; a line it leaves to JSON.parse can be asked whether it is plain
+ * (plainBytes), as LineHandler is told: the question is asked of that line alone, and only for
+ * those lines, instead of scanning every span for it.
  */
-export type ByteLineHandler = (
-  bytes: Buffer,
-  begin: number,
-  end: number,
-  line: number,
-  flags: number,
-) => void;
+export type ByteLineHandler = (bytes: Buffer, begin: number, end: number, line: number) => void;
 
 /** Lines as bytes (see ByteLineHandler) instead of text. */
 export interface ByteLines {
   readonly bytes: ByteLineHandler;
+}
+
+/** Whether the line `bytes[begin, end)` is plain, as LineHandler's `plain` promises (exactly). */
+export function plainBytes(bytes: Buffer, begin: number, end: number): boolean {
+  return isPlain(bytes.subarray(begin, end));
+}
+
+/** See LineHandler. C2 is the lead byte of U+0080–U+00BF (C1 is U+0080–U+009F). */
+function isPlain(bytes: Buffer): boolean {
+  return bytes.indexOf(BACKSLASH) === -1 && bytes.indexOf(DEL) === -1 && bytes.indexOf(0xc2) === -1;
 }
 
 /** The line `text[begin, end)` of a LineHandler call. */
@@ -236,13 +239,13 @@ export class LineSplitter {
       }
       return;
     }
-    // See LineHandler. C2 is the lead byte of U+0080–U+00BF (C1 is U+0080–U+009F); three scans
-    // of the span (memchr) are far cheaper than a RegExp test of each identifier of each line.
-    const plain = bytes.indexOf(BACKSLASH) === -1 && bytes.indexOf(DEL) === -1 && bytes.indexOf(0xc2) === -1;
     if (this.onBytes !== undefined) {
-      this.spanBytes(chunk, begin, end, (plain ? LINE_PLAIN : 0) | (isAscii(bytes) ? LINE_ASCII : 0));
+      this.spanBytes(chunk, begin, end);
       return;
     }
+    // Three scans of the span (memchr) are far cheaper than a RegExp test of each identifier of
+    // each line.
+    const plain = isPlain(bytes);
     const text = chunk.toString("utf8", begin, end);
     let start = 0;
     while (start <= text.length) {
@@ -255,13 +258,13 @@ export class LineSplitter {
   }
 
   /** `span` for a ByteLineHandler: the same lines, not decoded. */
-  private spanBytes(chunk: Buffer, begin: number, end: number, flags: number): void {
+  private spanBytes(chunk: Buffer, begin: number, end: number): void {
     let start = begin;
     while (start <= end) {
       let nl = chunk.indexOf(LF, start);
       if (nl === -1 || nl > end) nl = end;
       if (!this.nextLineNo()) return;
-      this.emitBytes(chunk, start, nl, flags);
+      this.emitBytes(chunk, start, nl);
       start = nl + 1;
     }
   }
@@ -346,7 +349,7 @@ export class LineSplitter {
       return;
     }
     if (this.onBytes !== undefined) {
-      this.onBytes(line, 0, line.length, this.lineNo, isAscii(line) ? LINE_ASCII : 0);
+      this.onBytes(line, 0, line.length, this.lineNo);
       return;
     }
     const text = line.toString("utf8");
@@ -354,14 +357,14 @@ export class LineSplitter {
   }
 
   /** `emit` for a line of a valid UTF-8 span, as bytes: `chunk[begin, end)`. */
-  private emitBytes(chunk: Buffer, begin: number, end: number, flags: number): void {
+  private emitBytes(chunk: Buffer, begin: number, end: number): void {
     if (end > begin && chunk[end - 1] === CR) end--;
     if (end - begin >= 3 && chunk[begin] === 0xef && chunk[begin + 1] === 0xbb && chunk[begin + 2] === 0xbf) {
       begin += 3;
     }
     if (isBlank(chunk, begin, end)) return;
     this.nonBlankLines++;
-    this.onBytes?.(chunk, begin, end, this.lineNo, flags);
+    this.onBytes?.(chunk, begin, end, this.lineNo);
   }
 
   /** `emit` for a line already decoded: `text[begin, end)`, known to be valid UTF-8. */

@@ -35,7 +35,7 @@
 
 import { MAX_EVIDENCE_LENGTH, MAX_EVIDENCE_PER_TASK, MAX_ID_LENGTH, MAX_METRICS } from "../limits.js";
 import { MetricScanner } from "./metric-scanner.js";
-import { SEPARATOR_CODE } from "./packed-evidence.js";
+import { distinctSpans, SpanPacker, spansAre } from "./evidence-spans.js";
 import type { ExportRow } from "./row-checks.js";
 import {
   F_TASK,
@@ -83,7 +83,6 @@ import {
   TRUE,
   FALSE,
   NULL,
-  wordAt,
   isSpace,
   isDigit,
   skipSpace,
@@ -93,6 +92,8 @@ import {
   sameBytes,
   plainWord,
   slice,
+  sameChars,
+  knownStringEnd,
   RepeatCache,
   StringTable,
   Shape,
@@ -111,9 +112,8 @@ export class RowScanner {
   private readonly items: string[] = [];
   /** An evidence array's items as they stand in the line: begin and end (closing quote) of each. */
   private spans = new Int32Array(2 * MAX_EVIDENCE_PER_TASK);
-  /** Where a packed evidence list is put together (packEvidence), grown as needed. */
-  private packing = Buffer.alloc(2 * 1024);
-  private packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
+  /** Puts a packed evidence list together (packEvidence). */
+  private readonly packer = new SpanPacker();
   private readonly evidenceArrays: string[][] = Array.from({ length: REUSED_EVIDENCE_LENGTHS + 1 }, (_, n) =>
     new Array<string>(n).fill(""),
   );
@@ -137,6 +137,10 @@ export class RowScanner {
   private viewed: Buffer | undefined;
   private base = 0;
   private nextShape = new Shape();
+  /** The caller's guess at the next line's strings (see expect); "" for none. */
+  private expectedTask = "";
+  private expectedList = "";
+  private expectedItem = "";
 
   /**
    * With `packEvidence`, an evidence array of 2 to MAX_EVIDENCE_PER_TASK distinct, non-empty ASCII
@@ -146,6 +150,21 @@ export class RowScanner {
    * may ask for it.
    */
   constructor(private readonly packEvidence = false) {}
+
+  /**
+   * Strings the next line probably holds, "" for none: its task_id, its evidence list packed
+   * (packed-evidence.ts) and one evidence item. The builder guesses them from the task after the
+   * last row's (rows usually come task after task) and what it holds of that task. Where the
+   * line's bytes are a guess's characters, the row gets that very string instead of a new one: no
+   * string is made a row, and the builder's comparisons with what it holds find the same object
+   * at once. The row is the same either way (the same characters); a wrong guess costs a
+   * comparison that usually stops at the first bytes. Holds until the next call.
+   */
+  expect(task: string, list: string, item: string): void {
+    this.expectedTask = task;
+    this.expectedList = list;
+    this.expectedItem = item;
+  }
 
   /**
    * Scans the line `b[begin, end)` (valid UTF-8, no line end) into `out`. true: the row is valid
@@ -372,7 +391,7 @@ export class RowScanner {
     }
     switch (field) {
       case F_TASK: {
-        const q = this.id(b, p, end, MAX_ID_LENGTH, false);
+        const q = this.id(b, p, end, MAX_ID_LENGTH, false, this.expectedTask);
         if (q >= 0) out.taskId = this.text;
         return q;
       }
@@ -397,17 +416,17 @@ export class RowScanner {
         return q;
       }
       case F_VALIDITY: {
-        const w = wordAt(b, p, end, VALIDITY_WORDS);
+        const w = VALIDITY_WORDS.at(b, this.view, this.base, p, end);
         const validity = VALIDITIES[w];
         if (validity === undefined) return -1;
         out.validity = validity;
-        return p + 2 + (VALIDITY_WORDS[w]?.length ?? 0);
+        return p + 2 + (VALIDITY_WORDS.words[w]?.length ?? 0);
       }
       case F_RESULT: {
-        const r = wordAt(b, p, end, RESULT_WORDS);
+        const r = RESULT_WORDS.at(b, this.view, this.base, p, end);
         if (r < 0) return -1;
         out.result = r;
-        return p + 2 + (RESULT_WORDS[r]?.length ?? 0);
+        return p + 2 + (RESULT_WORDS.words[r]?.length ?? 0);
       }
       case F_REVIEW_REVISION: {
         const q = this.count(b, p, end);
@@ -498,9 +517,22 @@ export class RowScanner {
    * `maxLength` UTF-16 code units, no control character (stringEnd refuses C0, DEL and C1
    * bytes). Returns the position after its closing quote, or -1.
    */
-  private id(b: Buffer, p: number, end: number, maxLength: number, allowEmpty: boolean): number {
+  private id(
+    b: Buffer,
+    p: number,
+    end: number,
+    maxLength: number,
+    allowEmpty: boolean,
+    expected = "",
+  ): number {
     if (b[p] !== QUOTE) return -1;
     const begin = p + 1;
+    // (The expected string when the bytes are its characters: see expect.)
+    const known = knownStringEnd(b, begin, end, expected);
+    if (known >= 0 && known - begin <= maxLength) {
+      this.text = expected;
+      return known + 1;
+    }
     const close = this.stringEnd(b, begin, end);
     if (close < 0 || (close === begin && !allowEmpty)) return -1;
     const n = close - begin;
@@ -572,9 +604,11 @@ export class RowScanner {
         // (What id() checks of an item, with its string left for later when ASCII.)
         if (b[p] !== QUOTE) return -1;
         const begin = p + 1;
-        const close = this.stringEnd(b, begin, end);
+        // (The first item may be the expected one: see expect.)
+        const known = n === 0 ? knownStringEnd(b, begin, end, this.expectedItem) : -1;
+        const close = known >= 0 ? known : this.stringEnd(b, begin, end);
         if (close < 0) return -1;
-        if (this.ascii) {
+        if (known >= 0 || this.ascii) {
           if (close - begin > MAX_EVIDENCE_LENGTH) return -1;
           if (close === begin) packable = false;
           if (n < MAX_EVIDENCE_PER_TASK) {
@@ -583,7 +617,7 @@ export class RowScanner {
           } else {
             packable = false;
           }
-          items[n++] = packable ? "" : slice(b, begin, close, true);
+          items[n++] = known >= 0 ? this.expectedItem : packable ? "" : slice(b, begin, close, true);
         } else {
           const s = slice(b, begin, close, false);
           if (s.length > MAX_EVIDENCE_LENGTH) return -1;
@@ -600,8 +634,11 @@ export class RowScanner {
         if (p >= end) return -1;
       }
     }
-    if (packable && n >= 2 && this.distinctSpans(n)) {
-      out.packedEvidence = this.packSpans(n);
+    if (packable && n >= 2 && distinctSpans(this.spans, n, this.view, this.base)) {
+      // (The task's list itself when the row gives exactly its items: see expect.)
+      out.packedEvidence = spansAre(b, this.spans, n, this.expectedList)
+        ? this.expectedList
+        : this.packer.pack(this.spans, n, this.view, this.base);
       out.packedItems = n;
       return p;
     }
@@ -628,51 +665,18 @@ export class RowScanner {
       if (items[k] === "") {
         const begin = spans[2 * k] ?? 0;
         const close = spans[2 * k + 1] ?? 0;
-        if (close > begin) items[k] = slice(b, begin, close, true);
+        if (close > begin)
+          items[k] = n === 1 ? this.expectedOne(b, begin, close) : slice(b, begin, close, true);
       }
     }
   }
 
-  /** Whether the n items of spans are pairwise different (compared by their bytes). */
-  private distinctSpans(n: number): boolean {
-    const spans = this.spans;
-    const v = this.view;
-    const base = this.base;
-    for (let k = 1; k < n; k++) {
-      const bk = spans[2 * k] ?? 0;
-      const lk = (spans[2 * k + 1] ?? 0) - bk;
-      for (let j = 0; j < k; j++) {
-        const bj = spans[2 * j] ?? 0;
-        if ((spans[2 * j + 1] ?? 0) - bj === lk && sameBytes(v, base + bk, v, base + bj, lk)) return false;
-      }
-    }
-    return true;
-  }
-
-  /** The n items of spans joined by the packed list's separator, as one string. */
-  private packSpans(n: number): string {
-    const spans = this.spans;
-    let size = n - 1;
-    for (let k = 0; k < n; k++) size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
-    // (+3: the words copied below may write up to 3 bytes past the last item.)
-    if (size + 3 > this.packing.length) {
-      this.packing = Buffer.alloc(Math.max(size + 3, 2 * this.packing.length));
-      this.packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
-    }
-    const out = this.packing;
-    const ov = this.packingView;
-    const v = this.view;
-    const base = this.base;
-    let w = 0;
-    for (let k = 0; k < n; k++) {
-      if (k > 0) out[w++] = SEPARATOR_CODE;
-      const begin = spans[2 * k] ?? 0;
-      const length = (spans[2 * k + 1] ?? 0) - begin;
-      // Four bytes at a time (the last word may take up to 3 bytes after the item: the line
-      // goes on with its closing quote at least, and the next item or separator overwrites them).
-      for (let j = 0; j < length; j += 4) ov.setInt32(w + j, v.getInt32(base + begin + j, true), true);
-      w += length;
-    }
-    return slice(out, 0, w, true);
+  /** A lone ASCII item's string: the expected list when it is these characters, else a new one. */
+  private expectedOne(b: Buffer, begin: number, close: number): string {
+    const n = close - begin;
+    // (The expected item was compared as the bytes were read.)
+    const list = this.expectedList;
+    if (n === list.length && sameChars(b, begin, close, list, 0)) return list;
+    return slice(b, begin, close, true);
   }
 }

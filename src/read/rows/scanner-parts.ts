@@ -123,10 +123,8 @@ export const KEYS: readonly (readonly [Uint8Array, number])[] = [
 export const KEYS_BY_LENGTH: (readonly [Uint8Array, number])[][] = [];
 for (const entry of KEYS) (KEYS_BY_LENGTH[entry[0].length] ??= []).push(entry);
 
-/** The values of validity and result, by index (each starts with its own letter: see wordAt). */
+/** The values of validity and result, by index (WordSet). */
 export const VALIDITIES: readonly Validity[] = ["valid", "broken", "disputed", "unreviewed"];
-export const VALIDITY_WORDS: readonly Uint8Array[] = VALIDITIES.map(bytesOf);
-export const RESULT_WORDS: readonly Uint8Array[] = ["pass", "fail", "infra_error", "missing"].map(bytesOf);
 export const TRUE = bytesOf("true");
 export const FALSE = bytesOf("false");
 export const NULL = bytesOf("null");
@@ -138,21 +136,54 @@ export function equalAt(b: Uint8Array, begin: number, end: number, word: Uint8Ar
 }
 
 /**
- * The index of the word of `words` that the JSON string at `p` is (`"word"`), or -1. The words
- * start with distinct letters and hold no quote: one candidate, compared with the bytes up to the
- * closing quote that must follow it.
+ * A small set of words that a JSON string may be, e.g. the values of `validity` (at most 12
+ * bytes each, no quote). `at` compares a line's bytes with each word a word at a time, four bytes
+ * in one DataView read (its first, middle and last four bytes cover a word of 4 to 12 bytes), so
+ * the two such values of every row cost a few integer compares, not a loop over their bytes.
  */
-export function wordAt(b: Buffer, p: number, end: number, words: readonly Uint8Array[]): number {
-  if (b[p] !== QUOTE) return -1;
-  const first = p + 1 < end ? b[p + 1] : -1;
-  for (let w = 0; w < words.length; w++) {
-    const word = words[w];
-    if (word === undefined || word[0] !== first) continue;
-    const close = p + 1 + word.length;
-    return close < end && b[close] === QUOTE && equalAt(b, p + 1, close, word) ? w : -1;
+export class WordSet {
+  readonly words: readonly Uint8Array[];
+  private readonly heads: Int32Array;
+  private readonly mids: Int32Array;
+  private readonly tails: Int32Array;
+
+  constructor(words: readonly string[]) {
+    this.words = words.map(bytesOf);
+    const word = (w: Uint8Array, at: number): number => new DataView(w.buffer).getInt32(at, true);
+    for (const w of this.words) {
+      if (w.length < 4 || w.length > 12) throw new Error("WordSet: words of 4 to 12 bytes only");
+    }
+    this.heads = Int32Array.from(this.words, (w) => word(w, 0));
+    this.mids = Int32Array.from(this.words, (w) => word(w, Math.min(4, w.length - 4)));
+    this.tails = Int32Array.from(this.words, (w) => word(w, w.length - 4));
   }
-  return -1;
+
+  /**
+   * The index of the word that the JSON string at `p` (`"word"`) is, or -1; `v` holds the line's
+   * buffer with its byte 0 at `base`. Reads only bytes before `end`.
+   */
+  at(b: Buffer, v: DataView, base: number, p: number, end: number): number {
+    if (b[p] !== QUOTE || p + 5 >= end) return -1;
+    const at = base + p + 1;
+    const head = v.getInt32(at, true);
+    const words = this.words;
+    for (let w = 0; w < words.length; w++) {
+      if (this.heads[w] !== head) continue;
+      const n = words[w]?.length ?? 0;
+      const close = p + 1 + n;
+      return close < end &&
+        b[close] === QUOTE &&
+        v.getInt32(at + n - 4, true) === this.tails[w] &&
+        (n <= 8 || v.getInt32(at + 4, true) === this.mids[w])
+        ? w
+        : -1;
+    }
+    return -1;
+  }
 }
+
+export const VALIDITY_WORDS = new WordSet(VALIDITIES);
+export const RESULT_WORDS = new WordSet(["pass", "fail", "infra_error", "missing"]);
 
 export function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a;
@@ -243,6 +274,41 @@ export function plainWord(x: number): boolean {
       0x80808080) ===
     0
   );
+}
+
+/**
+ * Whether the ASCII bytes b[begin, end) are the characters of `s` from `at` (one byte a
+ * character: a non-ASCII byte never equals the character it would be part of). Used where the
+ * string a line probably holds is known (RowScanner.expect): comparing costs less than making a
+ * string.
+ */
+export function sameChars(b: Buffer, begin: number, end: number, s: string, at: number): boolean {
+  if (at + (end - begin) > s.length) return false;
+  for (let j = begin, k = at; j < end; j++, k++) if (b[j] !== s.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * Whether every character of `s` is one the scanner reads as it stands in a string (printable
+ * ASCII other than the quote and the backslash): then bytes that are its characters followed by
+ * a quote are a valid JSON string of exactly `s` (RowScanner.expect).
+ */
+export function isPlainText(s: string): boolean {
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c < 0x20 || c >= 0x7f || c === QUOTE || c === BACKSLASH) return false;
+  }
+  return true;
+}
+
+/**
+ * Where the JSON string whose contents start at `begin` ends (its closing quote) when its bytes
+ * are the characters of `s`, a plain text (isPlainText) or ""; else -1. No byte needs a class
+ * check: bytes equal to plain characters are plain.
+ */
+export function knownStringEnd(b: Buffer, begin: number, end: number, s: string): number {
+  const close = begin + s.length;
+  return s.length > 0 && close < end && b[close] === QUOTE && sameChars(b, begin, close, s, 0) ? close : -1;
 }
 
 export function slice(b: Buffer, begin: number, end: number, ascii: boolean): string {

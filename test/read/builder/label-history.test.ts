@@ -283,7 +283,7 @@ function readTable(
       // Bytes around the line, as in a read chunk.
       const bytes = Buffer.from(`{"x":1}\n${line}\n{"y":`, "utf8");
       const begin = 8;
-      b.addResultBytes(bytes, begin, begin + Buffer.byteLength(line), 0, 0, k + 1);
+      b.addResultBytes(bytes, begin, begin + Buffer.byteLength(line), 0, k + 1);
     }
   });
   reviews.forEach((r, k) => {

@@ -8,9 +8,8 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 
-import { LINE_ASCII, LINE_PLAIN } from "../../../src/read/lines/line-flags.js";
 import { streamLines } from "../../../src/read/lines/file-stream.js";
-import { lineOf } from "../../../src/read/lines/line-splitter.js";
+import { lineOf, plainBytes } from "../../../src/read/lines/line-splitter.js";
 import { tempDir } from "../../helpers/export-writer.js";
 
 const CHUNK = 256 * 1024;
@@ -48,7 +47,7 @@ describe("streamLines: handler exceptions", () => {
 });
 
 describe("streamLines: byte lines", () => {
-  it("gives the same lines, line numbers and problems as text lines, with flags", async () => {
+  it("gives the same lines, line numbers and problems as text lines; plainBytes is exact per line", async () => {
     const parts: Buffer[] = [Buffer.from([0xef, 0xbb, 0xbf])];
     const add = (s: string | Buffer): void => {
       parts.push(typeof s === "string" ? Buffer.from(s) : s);
@@ -73,11 +72,15 @@ describe("streamLines: byte lines", () => {
       (line, message) => textProblems.push([line, message]),
     );
 
-    const bytes: [string, number, number][] = [];
+    const bytes: [string, number, boolean][] = [];
     const byteProblems: [number | undefined, string][] = [];
     const byteRun = await streamLines(
       path,
-      { bytes: (buf, b, e, line, flags) => bytes.push([buf.toString("utf8", b, e), line, flags]) },
+      {
+        bytes: (buf, b, e, line) => {
+          bytes.push([buf.toString("utf8", b, e), line, plainBytes(buf, b, e)]);
+        },
+      },
       (line, message) => byteProblems.push([line, message]),
     );
 
@@ -85,12 +88,14 @@ describe("streamLines: byte lines", () => {
     expect(byteProblems).toStrictEqual(textProblems);
     expect(textProblems.length).toBeGreaterThan(10);
     expect(bytes.map(([s, line]) => [s, line])).toStrictEqual(text.map(([s, line]) => [s, line]));
-    for (const [i, [s, , flags]] of bytes.entries()) {
-      // The same span tests in both modes; a flag is a promise, its absence promises nothing.
-      expect((flags & LINE_PLAIN) !== 0).toBe(text[i]?.[2]);
-      if ((flags & LINE_ASCII) !== 0) expect(isAscii(s)).toBe(true);
+    for (const [i, [s, , plain]] of bytes.entries()) {
+      // plainBytes answers for the line alone: exactly whether it holds a backslash, DEL or
+      // U+0080–U+00BF; the text path's flag (tested per span) is a promise, so it implies it.
+      expect(plain).toBe(!/[\\\x7f\u0080-\u00bf]/.test(s));
+      if (text[i]?.[2] === true) expect(plain).toBe(true);
     }
-    expect(bytes.filter(([, , f]) => (f & LINE_ASCII) !== 0).length).toBeGreaterThan(2000);
+    expect(bytes.filter(([, , plain]) => !plain).length).toBeGreaterThan(10);
+    expect(bytes.filter(([, , plain]) => plain).length).toBeGreaterThan(2000);
     expect(bytes.filter(([s]) => !isAscii(s)).length).toBeGreaterThan(10);
   });
 });

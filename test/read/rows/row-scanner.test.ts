@@ -18,6 +18,7 @@ import {
   type ExportRow,
 } from "../../../src/read/rows/row-checks.js";
 import { RowScanner } from "../../../src/read/rows/row-scanner.js";
+import { isPlainText } from "../../../src/read/rows/scanner-parts.js";
 import { prng } from "../../helpers/prng.js";
 
 /**
@@ -424,6 +425,56 @@ describe("the byte scanner and JSON.parse agree", () => {
     expect(refused).toBeGreaterThan(4_000);
     expect(parsed).toBeGreaterThan(4_000);
     expect(scanned / parsed).toBeGreaterThan(0.7);
+  });
+
+  it("takes the strings it is told to expect only where the line holds them: guesses never change a row", () => {
+    // RowScanner.expect: the builder's guesses (the next task's id, its list, an item) are handed
+    // back for bytes that are their characters. Guessed from the line before a mutant (right,
+    // near misses, prefixes) or at random (wrong, non-ASCII, empty), the row must stay the parsed
+    // row, and lines must be taken exactly as without guesses.
+    const rand = prng(20261206);
+    const guessing = new RowScanner(true);
+    const plain = new RowScanner(true);
+    let scanned = 0;
+    let guessedRight = 0;
+    for (let i = 0; i < 1_500; i++) {
+      let base = fuzzLine(rand);
+      for (let tries = 0; byJson(base) === undefined && tries < 50; tries++) base = fuzzLine(rand);
+      const known = byJson(base);
+      if (known === undefined) continue;
+      const ev = known.evidence;
+      const items = ev === undefined ? [] : typeof ev === "string" ? [ev] : [...ev];
+      for (let m = 0; m < 6; m++) {
+        const line = m === 0 ? base : Buffer.from(mutate(rand, base), "utf8").toString("utf8");
+        const random = rand() < 0.3;
+        const task = random ? pick(rand, ID_VALUES) : known.taskId;
+        const list = random ? pick(rand, EVIDENCE_VALUES) : items.join("\n");
+        const item = random ? pick(rand, EVIDENCE_VALUES) : (items[0] ?? "");
+        // (The task and the item must be plain text, as the builder's are.)
+        guessing.expect(isPlainText(task) ? task : "", list, isPlainText(item) ? item : "");
+        const guessed = byScanner(line, m % 2 === 0, guessing);
+        const unguessed = byScanner(line, m % 2 === 1, plain);
+        expect(guessed === undefined, line).toBe(unguessed === undefined);
+        if (guessed === undefined || unguessed === undefined) continue;
+        scanned++;
+        if (!random && guessed.taskId === known.taskId) guessedRight++;
+        expect(view(guessed), line).toEqual(view(unguessed));
+        expect(view(guessed), line).toEqual(view(byJson(line) ?? emptyExportRow()));
+      }
+    }
+    expect(scanned).toBeGreaterThan(1_000);
+    expect(guessedRight).toBeGreaterThan(500);
+  });
+
+  it("calls plain text exactly the strings whose bytes read as themselves between quotes", () => {
+    for (let c = 0; c < 0x100; c++) {
+      const s = `a${String.fromCharCode(c)}b`;
+      const plain = c >= 0x20 && c < 0x7f && c !== 0x22 && c !== 0x5c;
+      expect(isPlainText(s), `U+${c.toString(16)}`).toBe(plain);
+    }
+    expect(isPlainText("")).toBe(true);
+    expect(isPlainText("django__django-11099")).toBe(true);
+    expect(isPlainText("日本")).toBe(false);
   });
 
   it("reads strings a word at a time: a special byte at every offset of every length is seen", () => {
