@@ -83781,6 +83781,23 @@ function stepDown(m, alpha, boundsAt, neverOrdered = () => false, schedule = DIR
     return { bounds, level, round, ordered, rounds, orderedPairs: r, finalLevel: current };
 }
 
+;// CONCATENATED MODULE: ./src/core/stats/seeded-uniforms.ts
+/**
+ * mulberry32: a small seeded generator of uniforms in [0, 1) (multiples of 2⁻³²). The core draws
+ * with it where a figure needs random numbers (the max-t quantile), so that the same inputs give
+ * the same bytes on any machine; the tests draw their data with it too.
+ */
+function seededUniforms(seed) {
+    let a = seed >>> 0;
+    return () => {
+        a = (a + 0x6d2b79f5) >>> 0;
+        let t = a;
+        t = Math.imul(t ^ (t >>> 15), t | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/core/rank/rank-pairs.ts
 
 
@@ -83893,6 +83910,7 @@ function scoreOrder(models, bounds) {
 
 
 
+
 /** How many normal draws the quantile is taken over: its Monte-Carlo error is ~0.01 in t at 5%. */
 const MAX_T_DRAWS = 10_000;
 /** The draws' fixed seed: a ranking is a function of its inputs alone. */
@@ -83984,20 +84002,9 @@ function semidefiniteCholesky(cov, k) {
     }
     return l;
 }
-/** mulberry32: a small seeded generator of uniforms in [0, 1). */
-function uniforms(seed) {
-    let a = seed >>> 0;
-    return () => {
-        a = (a + 0x6d2b79f5) >>> 0;
-        let t = a;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
 /** `draws` × k standard normals (Box–Muller), then each row multiplied by L: draws of the models' Z. */
 function modelDraws(l, k, draws, seed) {
-    const next = uniforms(seed);
+    const next = seededUniforms(seed);
     const e = new Float64Array(k);
     const z = new Float64Array(draws * k);
     for (let b = 0; b < draws; b++) {

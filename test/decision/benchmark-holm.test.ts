@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 
+import { prng } from "../helpers/prng.js";
 import { holmStepDown } from "../../src/core/decision/benchmark-holm.js";
 
 /** Holm (1979) as defined: p-values ascending; reject while p₍ᵢ₎ ≤ α/(B − i + 1), stop at the first that is not. */
@@ -14,21 +15,9 @@ function sequentialHolm(p: readonly number[], alpha: number): boolean[] {
   return out;
 }
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe("Holm's step-down across benchmarks", () => {
   test("equals the sequential definition on 20,000 random families (ties and boundary values included)", () => {
-    const rnd = random(40);
+    const rnd = prng(40);
     const alpha = 0.05;
     for (let n = 0; n < 20000; n++) {
       const count = 1 + Math.floor(rnd() * 6);

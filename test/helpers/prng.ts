@@ -1,11 +1,2 @@
-/** mulberry32: a small seeded PRNG, enough for test data (the same as scripts/generate-export.mjs). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The tests' seeded generator: the core's mulberry32 (the same as scripts/lib/prng.mjs). */
+export { seededUniforms as prng } from "../../src/core/stats/seeded-uniforms.js";

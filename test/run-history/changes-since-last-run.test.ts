@@ -5,6 +5,7 @@ import {
   RUN_LIST_MAX,
   RUN_MOVERS_MAX,
 } from "../../src/core/run-history/changes-since-last-run.js";
+import { prng } from "../helpers/prng.js";
 import { counts, type CountsSpec } from "../stats/dataset-builder.js";
 import {
   dataset,
@@ -262,21 +263,9 @@ describe("changesSinceLastRun: the previous run's inputs unavailable", () => {
   });
 });
 
-/** A small deterministic generator (mulberry32), so a failure reproduces. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe("changesSinceLastRun: the movers add up to Δ̂'s change (property, brute force)", () => {
   it("on 500 random pairs of runs of up to 8 tasks", () => {
-    const next = rng(30);
+    const next = prng(30);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
     const attempts = (): CountsSpec | undefined =>
       next() < 0.1

@@ -14,6 +14,7 @@
 import type { AttemptCounts } from "../model.js";
 import type { MarginSettings } from "../policy/policy-types.js";
 import { normalQuantile } from "../stats/normal-quantile.js";
+import { seededUniforms } from "../stats/seeded-uniforms.js";
 import { VALID_CODE } from "../stats/task-columns.js";
 import { effectiveAttempts, lostResults, type InfraErrorsPolicy } from "../stats/task-scores.js";
 import type { CommonSet } from "./common-set.js";
@@ -105,21 +106,9 @@ export function semidefiniteCholesky(cov: Float64Array, k: number): Float64Array
   return l;
 }
 
-/** mulberry32: a small seeded generator of uniforms in [0, 1). */
-function uniforms(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `draws` × k standard normals (Box–Muller), then each row multiplied by L: draws of the models' Z. */
 function modelDraws(l: Float64Array, k: number, draws: number, seed: number): Float64Array {
-  const next = uniforms(seed);
+  const next = seededUniforms(seed);
   const e = new Float64Array(k);
   const z = new Float64Array(draws * k);
   for (let b = 0; b < draws; b++) {
