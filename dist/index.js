@@ -84067,11 +84067,11 @@ function maxTSchedule(cov, pairs, k, draws = MAX_T_DRAWS, seed = MAX_T_SEED) {
     });
     // Each draw's largest |t| and the pair it came from, for the pairs open when last computed: the
     // pairs left only shrink from round to round, so a draw whose largest pair is still open keeps
-    // its maximum and only the others are recomputed.
+    // its maximum and only the others are recomputed (a second call on the same pairs recomputes
+    // none).
     const largest = new Float64Array(draws);
     const argmax = new Int32Array(draws).fill(-1);
     let lastOpen = null;
-    const cache = new Map();
     return (alpha, m, r, ordered) => {
         const holm = PAIRWISE_HOLM(alpha, m, r, ordered);
         const isOpen = new Uint8Array(m);
@@ -84084,10 +84084,6 @@ function maxTSchedule(cov, pairs, k, draws = MAX_T_DRAWS, seed = MAX_T_SEED) {
         }
         if (m - r < 2 || list.length === 0)
             return holm;
-        const key = `${alpha} ${list.join(",")}`;
-        const known = cache.get(key);
-        if (known !== undefined)
-            return Math.max(known, holm);
         const shrunk = lastOpen !== null && list.every((p) => lastOpen?.[p] === 1);
         const open = Int32Array.from(list);
         const n = open.length;
@@ -84112,9 +84108,7 @@ function maxTSchedule(cov, pairs, k, draws = MAX_T_DRAWS, seed = MAX_T_SEED) {
         lastOpen = isOpen;
         const sorted = largest.slice().sort();
         const c = sorted[Math.min(draws - 1, Math.ceil((1 - alpha) * draws) - 1)];
-        const level = max_t_upperTail(c);
-        cache.set(key, level);
-        return Math.max(level, holm);
+        return Math.max(max_t_upperTail(c), holm);
     };
 }
 /**

@@ -172,11 +172,11 @@ export function maxTSchedule(
   });
   // Each draw's largest |t| and the pair it came from, for the pairs open when last computed: the
   // pairs left only shrink from round to round, so a draw whose largest pair is still open keeps
-  // its maximum and only the others are recomputed.
+  // its maximum and only the others are recomputed (a second call on the same pairs recomputes
+  // none).
   const largest = new Float64Array(draws);
   const argmax = new Int32Array(draws).fill(-1);
   let lastOpen: Uint8Array | null = null;
-  const cache = new Map<string, number>();
   return (alpha, m, r, ordered) => {
     const holm = PAIRWISE_HOLM(alpha, m, r, ordered);
     const isOpen = new Uint8Array(m);
@@ -187,9 +187,6 @@ export function maxTSchedule(
       list.push(p);
     }
     if (m - r < 2 || list.length === 0) return holm;
-    const key = `${alpha} ${list.join(",")}`;
-    const known = cache.get(key);
-    if (known !== undefined) return Math.max(known, holm);
     const shrunk = lastOpen !== null && list.every((p) => lastOpen?.[p] === 1);
     const open = Int32Array.from(list);
     const n = open.length;
@@ -213,9 +210,7 @@ export function maxTSchedule(
     lastOpen = isOpen;
     const sorted = largest.slice().sort();
     const c = sorted[Math.min(draws - 1, Math.ceil((1 - alpha) * draws) - 1)] as number;
-    const level = upperTail(c);
-    cache.set(key, level);
-    return Math.max(level, holm);
+    return Math.max(upperTail(c), holm);
   };
 }
 
