@@ -184,7 +184,8 @@ export interface AttainingSet {
   }[];
 }
 
-export interface ModelFigures {
+/** A model's counts and rates (SPEC §2): what the checks read of its figures. */
+export interface ModelCounts {
   readonly config: string;
   readonly harness_revisions: readonly string[];
   readonly dataset_revisions: readonly string[];
@@ -199,6 +200,10 @@ export interface ModelFigures {
   readonly lost_to_infra_tasks: number;
   readonly infra_error_rate: number | null;
   readonly missing_fraction: number | null;
+}
+
+/** A model's counts with its scores and their validity intervals, as the report gives them. */
+export interface ModelFigures extends ModelCounts {
   /** On the model's own attempted tasks. */
   readonly valid_only_score: number | null;
   readonly all_attempted_score: number | null;

@@ -3,7 +3,7 @@
  * pass/fail and a one-sentence detail that, when failed, says what would fix it.
  */
 import type { Threshold, Policy } from "../policy/policy-types.js";
-import type { Check, ModelFigures } from "../verdict-types.js";
+import type { Check, ModelCounts } from "../verdict-types.js";
 import type { MarginAnalysis } from "../stats/margin.js";
 import { isPlaceholderRevision, type Dataset } from "../model.js";
 import type { EvaluationContext } from "./evaluation-types.js";
@@ -152,7 +152,7 @@ export function infraRemedy(
   );
 }
 
-function infraRateCheck(side: "baseline" | "candidate", m: ModelFigures, t: Threshold): Check {
+function infraRateCheck(side: "baseline" | "candidate", m: ModelCounts, t: Threshold): Check {
   const id = side === "baseline" ? "infra_error_rate_baseline" : "infra_error_rate_candidate";
   const rate = m.infra_error_rate;
   const denom = m.passes + m.fails + m.infra_errors;
@@ -216,7 +216,7 @@ function disputedCheck(a: MarginAnalysis, t: Threshold, split: SeparateUniverses
 
 function missingCheck(
   side: "baseline" | "candidate",
-  m: ModelFigures,
+  m: ModelCounts,
   universe: number,
   t: Threshold,
   split: SeparateUniverses | null,
@@ -538,8 +538,8 @@ export interface CheckInputs {
   readonly policy: Policy;
   readonly ctx: EvaluationContext;
   readonly analysis: MarginAnalysis;
-  readonly baseline: ModelFigures;
-  readonly candidate: ModelFigures;
+  readonly baseline: ModelCounts;
+  readonly candidate: ModelCounts;
 }
 
 /** All checks in report order: evidence checks first, the margin check last. */

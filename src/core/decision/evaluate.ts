@@ -25,10 +25,18 @@
  */
 import type { Dataset } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
-import type { AttainingSet, Check, InfluentialTask, ModelFigures, Verdict } from "../verdict-types.js";
+import type {
+  AttainingSet,
+  Check,
+  InfluentialTask,
+  ModelCounts,
+  ModelFigures,
+  Verdict,
+} from "../verdict-types.js";
 import { analyseMargin, type MarginAnalysis } from "../stats/margin.js";
 import { minimumDetectableEffect, tasksNeeded } from "../stats/planning.js";
-import { modelFigures } from "../stats/model-figures.js";
+import { modelCounts, modelFigures, type Side } from "../stats/model-figures.js";
+import type { InfraErrorsPolicy } from "../stats/task-scores.js";
 import { taskColumns, type TaskColumns } from "../stats/task-columns.js";
 import { buildChecks } from "./checks.js";
 import { unmatchedLabelWarnings } from "./input-warnings.js";
@@ -232,11 +240,14 @@ function headlineWarnings(
   return warnings;
 }
 
-/** What the verdict rests on: the comparison's analysis, both models' figures and the checks. */
-export interface VerdictCore {
+/**
+ * What the verdict rests on: the comparison's analysis, both models' figures (`M`: with their
+ * scores, or their counts alone) and the checks.
+ */
+export interface VerdictCore<M extends ModelCounts = ModelFigures> {
   readonly analysis: MarginAnalysis;
-  readonly baseline: ModelFigures;
-  readonly candidate: ModelFigures;
+  readonly baseline: M;
+  readonly candidate: M;
   readonly checks: Check[];
   readonly verdict: Verdict;
   readonly reasons: string[];
@@ -256,10 +267,34 @@ export function evaluateVerdict(
   ctx: EvaluationContext,
   columns: TaskColumns = taskColumns(dataset),
 ): VerdictCore {
+  return decide(dataset, policy, ctx, columns, modelFigures);
+}
+
+/**
+ * evaluateVerdict with each model's counts alone, not its scores: for the evaluations made only
+ * for their verdict and margin (the other infra readings, fragility's verification, each review
+ * revision). The verdict is the same: no check reads a score.
+ */
+export function verdictOnly(
+  dataset: Dataset,
+  policy: Policy,
+  ctx: EvaluationContext,
+  columns: TaskColumns = taskColumns(dataset),
+): VerdictCore<ModelCounts> {
+  return decide(dataset, policy, ctx, columns, modelCounts);
+}
+
+function decide<M extends ModelCounts>(
+  dataset: Dataset,
+  policy: Policy,
+  ctx: EvaluationContext,
+  columns: TaskColumns,
+  figures: (dataset: Dataset, side: Side, infra: InfraErrorsPolicy, columns: TaskColumns) => M,
+): VerdictCore<M> {
   const infra = policy.infra_errors;
   const analysis = analyseMargin(dataset, { infra, margin: policy.margin }, columns);
-  const baseline = modelFigures(dataset, "baseline", infra, columns);
-  const candidate = modelFigures(dataset, "candidate", infra, columns);
+  const baseline = figures(dataset, "baseline", infra, columns);
+  const candidate = figures(dataset, "candidate", infra, columns);
   const checks = [
     ...buildChecks({ dataset, policy, ctx, analysis, baseline, candidate }),
     ...(ctx.extraChecks ?? []),
@@ -283,7 +318,7 @@ export function evaluate(dataset: Dataset, policy: Policy, ctx: EvaluationContex
   const decided = evaluateVerdict(dataset, policy, ctx);
   const { analysis, baseline, candidate, checks, verdict, reasons } = decided;
   const readings = infraReadings(policy, decided, (mode) =>
-    evaluateVerdict(dataset, { ...policy, infra_errors: mode }, ctx),
+    verdictOnly(dataset, { ...policy, infra_errors: mode }, ctx),
   );
   const warnings = headlineWarnings(
     policy,

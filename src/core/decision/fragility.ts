@@ -24,7 +24,7 @@
 import { validityCode, withReplacedRecords, type Dataset, type TaskRecord } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
 import { taskColumns, withLabels, type TaskColumns } from "../stats/task-columns.js";
-import { evaluateVerdict } from "./evaluate.js";
+import { verdictOnly } from "./evaluate.js";
 import type { Evaluation, EvaluationContext, Fragility } from "./evaluation-types.js";
 import { reviewFragility, type FigureResult, type Move } from "./fragility-review.js";
 import { resolutionDistance } from "./fragility-resolution.js";
@@ -107,7 +107,7 @@ export function analyseFragility(
   }
 
   if (result.k !== null && opts.verify !== false) {
-    const after = evaluateVerdict(dataset, policy, ctx, relabelledColumns(dataset, result.moves)).verdict;
+    const after = verdictOnly(dataset, policy, ctx, relabelledColumns(dataset, result.moves)).verdict;
     const realised = verdict === "unresolved" ? after !== "unresolved" : after !== verdict;
     if (!realised) {
       if (verdict === "unresolved") result = { k: null, exact: false, moves: [] };

@@ -1,7 +1,7 @@
 /**
  * The verdict at every review revision: for each review revision present, the
  * effective labels then, the margin, its validity bounds, LCB/UCB and the verdict, each computed by
- * the gate's own evaluation (evaluateVerdict) with the labels as of that revision (as-of-review.ts),
+ * the gate's own evaluation (verdictOnly: the verdict, not the scores) with the labels as of that revision (as-of-review.ts),
  * so these figures follow whatever SPEC §3–4 say the evaluation computes. Between consecutive revisions: which tasks
  * changed label and how far each alone moved the observed margin.
  *
@@ -10,11 +10,11 @@
  * dataset (task-key) order, ties by it.
  */
 import type { Evaluation, EvaluationContext } from "../decision/evaluation-types.js";
-import { evaluateVerdict, type VerdictCore } from "../decision/evaluate.js";
+import { verdictOnly, type VerdictCore } from "../decision/evaluate.js";
 import { compareCodeUnits, VALIDITIES, validityCode, type Dataset, type Validity } from "../model.js";
 import type { Policy } from "../policy/policy-types.js";
 import type { RevisionChange, RevisionVerdict, VerdictByReviewRevision } from "./history-types.js";
-import type { Comparison, Verdict } from "../verdict-types.js";
+import type { Comparison, ModelCounts, Verdict } from "../verdict-types.js";
 import { taskIntervals, type TaskIntervals } from "../stats/task-intervals.js";
 import { taskColumns, withLabels } from "../stats/task-columns.js";
 import { currentLabelCodes, labelsAsOfReview, sameLabels, validityOfCode } from "./labels-as-of.js";
@@ -51,7 +51,7 @@ function figuresOfEvaluation(e: Evaluation): RevisionFigures {
 }
 
 /** The same figures as evaluate() copies them into its comparison. */
-function figuresOfCore(v: VerdictCore): RevisionFigures {
+function figuresOfCore(v: VerdictCore<ModelCounts>): RevisionFigures {
   const a = v.analysis;
   return {
     verdict: v.verdict,
@@ -160,7 +160,7 @@ export function verdictByReviewRevision(inp: RevisionInputs): VerdictByReviewRev
     if (latest) e = figuresOfEvaluation(inp.evaluation);
     else if (conflictCount > 0) e = null;
     else if (prev !== null && prev.conflicts === 0 && sameLabels(prev.codes, codes)) e = prev.e;
-    else e = figuresOfCore(evaluateVerdict(dataset, policy, ctx, withLabels(taskColumns(dataset), codes)));
+    else e = figuresOfCore(verdictOnly(dataset, policy, ctx, withLabels(taskColumns(dataset), codes)));
     rows.push(revisionRow(revision, codes, e, conflictCount));
     if (prev !== null)
       changes.push(changeBetween(dataset, d, evaluated[k - 1] as number, revision, prev, { codes, e }));

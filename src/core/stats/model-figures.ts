@@ -3,16 +3,10 @@
  * lost-to-infra tasks, and the valid-only / all-attempted scores with their validity intervals,
  * both on the model's own attempted tasks and on the common set C.
  */
-import type { AttemptCounts, Dataset } from "../model.js";
-import type { ModelFigures } from "../verdict-types.js";
+import type { Dataset } from "../model.js";
+import type { ModelCounts, ModelFigures } from "../verdict-types.js";
 import { BROKEN_CODE, taskColumns, VALID_CODE, type TaskColumns } from "./task-columns.js";
-import {
-  effectiveAttempts,
-  hasAttempt,
-  isLostToInfra,
-  lostResults,
-  type InfraErrorsPolicy,
-} from "./task-scores.js";
+import type { InfraErrorsPolicy } from "./task-scores.js";
 import { exactRatioBounds, pessimisticBounds } from "./validity-bounds.js";
 
 export type Side = "baseline" | "candidate";
@@ -91,59 +85,97 @@ interface SideTasks {
     | undefined;
 }
 
+/** A model's SideTasks under each infra mode. */
+type SideModes = Readonly<Record<InfraErrorsPolicy, SideTasks>>;
+
 /**
- * By the model's count array (shared by every label overlay of one dataset: withLabels), then by
- * infra policy: each evaluation of the dataset (its own, fragility's verification, each review
- * revision) reads the counts' scores once, not at each.
+ * By the model's count array, then the other model's (both shared by every label overlay of one
+ * dataset: withLabels): each evaluation of the dataset (its own, the other infra readings,
+ * fragility's verification, each review revision) reads the counts' scores once, not at each.
  */
-const sideTasksByCounts = new WeakMap<object, Map<InfraErrorsPolicy, SideTasks>>();
+const sideTasksByCounts = new WeakMap<object, WeakMap<object, SideModes>>();
 
 function sideTasks(columns: TaskColumns, side: Side, infra: InfraErrorsPolicy): SideTasks {
   const own = columns[side];
   const others = columns[side === "baseline" ? "candidate" : "baseline"];
-  let byInfra = sideTasksByCounts.get(own);
-  if (byInfra === undefined) {
-    byInfra = new Map();
-    sideTasksByCounts.set(own, byInfra);
+  let byOthers = sideTasksByCounts.get(own);
+  if (byOthers === undefined) {
+    byOthers = new WeakMap();
+    sideTasksByCounts.set(own, byOthers);
   }
-  const known = byInfra.get(infra);
-  if (known !== undefined && known.score.length === columns.validity.length) return known;
-  const n = columns.validity.length;
-  const score = new Float64Array(n);
-  let scoreHigh = score;
-  const flags = new Uint8Array(n);
+  let modes = byOthers.get(others);
+  if (modes === undefined || modes.exclude.score.length !== columns.validity.length) {
+    modes = sideTasksOfEveryMode(own, others, columns.validity.length);
+    byOthers.set(others, modes);
+  }
+  return modes[infra];
+}
+
+/**
+ * SideTasks under the three modes in one walk over the counts: they differ only where a model has
+ * an infra error. `count_as_fail` and `bound` count one K* = passes + fails + infra errors, so
+ * they share the scores' low ends and the flags; `exclude` shares those arrays too until a task
+ * where it differs (then they are copied), and `bound`'s high ends share `count_as_fail`'s scores
+ * until a task has a lost result.
+ */
+function sideTasksOfEveryMode(
+  own: TaskColumns["baseline"],
+  others: TaskColumns["baseline"],
+  n: number,
+): SideModes {
+  const scoreEx = new Float64Array(n);
+  const flagsEx = new Uint8Array(n);
+  let scoreAll = scoreEx;
+  let flagsAll = flagsEx;
+  let scoreHigh = scoreEx;
   let pass = 0;
   let fail = 0;
   let infraError = 0;
   let missing = 0;
   for (let i = 0; i < n; i++) {
     const c = own[i];
+    let p = 0;
+    let f = 0;
+    let x = 0;
     if (c !== undefined) {
-      pass += c.pass;
-      fail += c.fail;
-      infraError += c.infra_error;
+      p = c.pass;
+      f = c.fail;
+      x = c.infra_error;
+      pass += p;
+      fail += f;
+      infraError += x;
       missing += c.missing;
     }
-    const k = effectiveAttempts(c, infra);
-    flags[i] =
-      (hasAttempt(c) ? HAS_ATTEMPT : 0) |
-      (isLostToInfra(c) ? LOST_TO_INFRA : 0) |
-      (effectiveAttempts(others[i], infra) > 0 ? COMMON : 0);
-    score[i] = c === undefined || k === 0 ? Number.NaN : c.pass / k;
-    const lost = lostResults(c, infra);
-    if (lost > 0 && scoreHigh === score) scoreHigh = score.slice();
-    if (scoreHigh !== score)
-      scoreHigh[i] = lost > 0 ? ((c as AttemptCounts).pass + lost) / k : (score[i] as number);
+    const o = others[i];
+    const otherCounted = o === undefined ? 0 : o.pass + o.fail;
+    const otherInfra = o === undefined ? 0 : o.infra_error;
+    const kEx = p + f;
+    const kAll = kEx + x;
+    const base = (kAll > 0 ? HAS_ATTEMPT : 0) | (x > 0 && kEx === 0 ? LOST_TO_INFRA : 0);
+    const sEx = c === undefined || kEx === 0 ? Number.NaN : p / kEx;
+    scoreEx[i] = sEx;
+    flagsEx[i] = base | (otherCounted > 0 ? COMMON : 0);
+    // The first task where the modes differ: from here on their arrays are kept apart.
+    if (scoreAll === scoreEx && (x > 0 || (otherCounted === 0 && otherInfra > 0))) {
+      scoreAll = scoreEx.slice();
+      flagsAll = flagsEx.slice();
+      scoreHigh = scoreAll;
+    }
+    if (scoreAll !== scoreEx) {
+      const sAll = c === undefined || kAll === 0 ? Number.NaN : p / kAll;
+      scoreAll[i] = sAll;
+      flagsAll[i] = base | (otherCounted + otherInfra > 0 ? COMMON : 0);
+      if (x > 0 && scoreHigh === scoreAll) scoreHigh = scoreAll.slice();
+      if (scoreHigh !== scoreAll) scoreHigh[i] = x > 0 ? (p + x) / kAll : sAll;
+    }
   }
   const safe = Number.isSafeInteger(pass + fail + infraError + missing);
-  const tasks = {
-    score,
-    scoreHigh,
-    flags,
-    totals: safe ? { pass, fail, infra: infraError, missing } : undefined,
+  const totals = safe ? { pass, fail, infra: infraError, missing } : undefined;
+  return {
+    exclude: { score: scoreEx, scoreHigh: scoreEx, flags: flagsEx, totals },
+    count_as_fail: { score: scoreAll, scoreHigh: scoreAll, flags: flagsAll, totals },
+    bound: { score: scoreAll, scoreHigh, flags: flagsAll, totals },
   };
-  byInfra.set(infra, tasks);
-  return tasks;
 }
 
 /**
@@ -186,7 +218,7 @@ export function modelFigures(
   let ownCount = 0;
   let commonCount = 0;
 
-  const { passes, fails, infraErrors, missingAttempts } = universeCounts(own, validity, totals);
+  const rows = universeCounts(own, validity, totals);
   for (let i = 0; i < validity.length; i++) {
     const label = validity[i] as number;
     if (label === BROKEN_CODE) continue;
@@ -224,22 +256,8 @@ export function modelFigures(
     }
   }
 
-  const rateDenominator = passes + fails + infraErrors;
   return {
-    config: summary.config,
-    harness_revisions: [...summary.harnessRevisions],
-    dataset_revisions: [...summary.datasetRevisions],
-    attempts: passes + fails + infraErrors + missingAttempts,
-    passes,
-    fails,
-    infra_errors: infraErrors,
-    missing_attempts: missingAttempts,
-    duplicate_rows: summary.duplicateRows,
-    attempted_tasks: attempted,
-    missing_tasks: missingTasks,
-    lost_to_infra_tasks: lostTasks,
-    infra_error_rate: rateDenominator > 0 ? infraErrors / rateDenominator : null,
-    missing_fraction: universe > 0 ? missingTasks / universe : null,
+    ...countsFigures(summary, rows, { universe, attempted, missingTasks, lostTasks }),
     ...scoreFigures(
       ownValidSum,
       ownValidCount,
@@ -262,6 +280,72 @@ export function modelFigures(
 }
 
 /**
+ * The counts and rates of one model alone, without its scores: what the checks, and so a verdict,
+ * read of its figures (modelFigures gives the same counts). The evaluations made only for their
+ * verdict (the other infra readings, fragility's verification, each review revision) skip the
+ * score intervals, which sort the unresolved tasks' scores.
+ */
+export function modelCounts(
+  dataset: Dataset,
+  side: Side,
+  infra: InfraErrorsPolicy,
+  columns: TaskColumns = taskColumns(dataset),
+): ModelCounts {
+  const validity = columns.validity;
+  const { score, flags, totals } = sideTasks(columns, side, infra);
+  let universe = 0;
+  let attempted = 0;
+  let missingTasks = 0;
+  let lostTasks = 0;
+  for (let i = 0; i < validity.length; i++) {
+    if (validity[i] === BROKEN_CODE) continue;
+    universe++;
+    const f = flags[i] as number;
+    if ((f & HAS_ATTEMPT) === 0) missingTasks++;
+    if ((f & LOST_TO_INFRA) !== 0) lostTasks++;
+    const m = score[i] as number;
+    if (m === m) attempted++;
+  }
+  const rows = universeCounts(columns[side], validity, totals);
+  return countsFigures(dataset[side], rows, { universe, attempted, missingTasks, lostTasks });
+}
+
+interface RowCounts {
+  readonly passes: number;
+  readonly fails: number;
+  readonly infraErrors: number;
+  readonly missingAttempts: number;
+}
+
+interface TaskTally {
+  readonly universe: number;
+  readonly attempted: number;
+  readonly missingTasks: number;
+  readonly lostTasks: number;
+}
+
+function countsFigures(summary: Dataset["baseline"], rows: RowCounts, tally: TaskTally): ModelCounts {
+  const { passes, fails, infraErrors, missingAttempts } = rows;
+  const rateDenominator = passes + fails + infraErrors;
+  return {
+    config: summary.config,
+    harness_revisions: [...summary.harnessRevisions],
+    dataset_revisions: [...summary.datasetRevisions],
+    attempts: passes + fails + infraErrors + missingAttempts,
+    passes,
+    fails,
+    infra_errors: infraErrors,
+    missing_attempts: missingAttempts,
+    duplicate_rows: summary.duplicateRows,
+    attempted_tasks: tally.attempted,
+    missing_tasks: tally.missingTasks,
+    lost_to_infra_tasks: tally.lostTasks,
+    infra_error_rate: rateDenominator > 0 ? infraErrors / rateDenominator : null,
+    missing_fraction: tally.universe > 0 ? tally.missingTasks / tally.universe : null,
+  };
+}
+
+/**
  * The model's row counts on the universe T (its rows on non-broken tasks): its totals less the
  * broken tasks' when the totals are known (safe integers: every partial sum is exact), else
  * added task by task.
@@ -270,7 +354,7 @@ function universeCounts(
   own: TaskColumns["baseline"],
   validity: Uint8Array,
   totals: SideTasks["totals"],
-): { passes: number; fails: number; infraErrors: number; missingAttempts: number } {
+): RowCounts {
   const sign = totals === undefined ? 1 : -1;
   let passes = totals?.pass ?? 0;
   let fails = totals?.fail ?? 0;

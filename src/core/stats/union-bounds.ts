@@ -87,19 +87,27 @@ export function exactUnionBounds(
     }
     return out;
   };
+  const hopeless = (k: number, n: number, c: number): boolean => {
+    if (lower === null || upper === null) return false;
+    const spread = c * Math.sqrt(ssV + W(k));
+    const sumMin = v.sum - Math.min(k, u.minus) + Math.max(0, k - u.minus - u.zero);
+    const sumMax = v.sum + Math.min(k, u.plus) - Math.max(0, k - u.plus - u.zero);
+    const lowerHopeless = sumMin / n - spread > lower.value + TIE;
+    const upperHopeless = sumMax / n + spread < upper.value - TIE;
+    return lowerHopeless && upperHopeless;
+  };
+  // q falls as ν grows (confidence > 0.5), and ν = N_v + k − 1 ≥ N_v − 1: a k hopeless with this
+  // largest q (a hair above it, for rounding) is hopeless with its own q too, which then need not
+  // be computed (most k are pruned, and each new ν is a t-quantile). Off if q is seen to grow.
+  const qLargest = quantile(v.n - 1);
+  const qBound = quantile(v.n - 1 + D) <= qLargest ? qLargest * (1 + 1e-9) : Number.NaN;
   const visit = (k: number, prune: boolean): void => {
     const n = v.n + k;
     const nu = n - 1;
+    if (prune && hopeless(k, n, qBound / Math.sqrt(n * nu))) return;
     const q = quantile(nu);
     const c = q / Math.sqrt(n * nu);
-    if (prune && lower !== null && upper !== null) {
-      const spread = c * Math.sqrt(ssV + W(k));
-      const sumMin = v.sum - Math.min(k, u.minus) + Math.max(0, k - u.minus - u.zero);
-      const sumMax = v.sum + Math.min(k, u.plus) - Math.max(0, k - u.plus - u.zero);
-      const lowerHopeless = sumMin / n - spread > lower.value + TIE;
-      const upperHopeless = sumMax / n + spread < upper.value - TIE;
-      if (lowerHopeless && upperHopeless) return;
-    }
+    if (prune && hopeless(k, n, c)) return;
     const r = k - u.zero; // the fewest nonzero tasks that k tasks must hold
     for (let par = 0; par < 2 && par <= k; par++) {
       const kp = k - par;
