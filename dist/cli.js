@@ -6809,20 +6809,30 @@ function exactUnionBounds(v, u, quantile, budget = EXACT_UNION_WORK_BUDGET) {
         }
         return out;
     };
+    const hopeless = (k, n, c) => {
+        if (lower === null || upper === null)
+            return false;
+        const spread = c * Math.sqrt(ssV + W(k));
+        const sumMin = v.sum - Math.min(k, u.minus) + Math.max(0, k - u.minus - u.zero);
+        const sumMax = v.sum + Math.min(k, u.plus) - Math.max(0, k - u.plus - u.zero);
+        const lowerHopeless = sumMin / n - spread > lower.value + TIE;
+        const upperHopeless = sumMax / n + spread < upper.value - TIE;
+        return lowerHopeless && upperHopeless;
+    };
+    // q falls as ν grows (confidence > 0.5), and ν = N_v + k − 1 ≥ N_v − 1: a k hopeless with this
+    // largest q (a hair above it, for rounding) is hopeless with its own q too, which then need not
+    // be computed (most k are pruned, and each new ν is a t-quantile). Off if q is seen to grow.
+    const qLargest = quantile(v.n - 1);
+    const qBound = quantile(v.n - 1 + D) <= qLargest ? qLargest * (1 + 1e-9) : Number.NaN;
     const visit = (k, prune) => {
         const n = v.n + k;
         const nu = n - 1;
+        if (prune && hopeless(k, n, qBound / Math.sqrt(n * nu)))
+            return;
         const q = quantile(nu);
         const c = q / Math.sqrt(n * nu);
-        if (prune && lower !== null && upper !== null) {
-            const spread = c * Math.sqrt(ssV + W(k));
-            const sumMin = v.sum - Math.min(k, u.minus) + Math.max(0, k - u.minus - u.zero);
-            const sumMax = v.sum + Math.min(k, u.plus) - Math.max(0, k - u.plus - u.zero);
-            const lowerHopeless = sumMin / n - spread > lower.value + TIE;
-            const upperHopeless = sumMax / n + spread < upper.value - TIE;
-            if (lowerHopeless && upperHopeless)
-                return;
-        }
+        if (prune && hopeless(k, n, c))
+            return;
         const r = k - u.zero; // the fewest nonzero tasks that k tasks must hold
         for (let par = 0; par < 2 && par <= k; par++) {
             const kp = k - par;
@@ -7814,45 +7824,101 @@ function valueCounts(uD) {
 
 /**
  * By the columns' count arrays, the candidate's then the baseline's (both shared by every label
- * overlay of one dataset: withLabels; a rank pairs one model's array with several others'), then
- * by mode. evaluate() analyses the dataset, fragility's verification and each review revision:
- * the counts are read once, not at each.
+ * overlay of one dataset: withLabels; a rank pairs one model's array with several others'): the
+ * analysis of the dataset under each infra mode, fragility's verification and each review
+ * revision read the counts once, not at each.
  */
 const intervalsByCounts = new WeakMap();
-function computeIntervals(columns, infra) {
+/**
+ * The intervals under the three modes in one walk over the counts: they differ only where a model
+ * has an infra error. `exclude` counts K* = passes + fails, the other two add the infra errors;
+ * `count_as_fail` and `bound` agree where no result is lost. Each mode shares the arrays of the
+ * one before it until the first task where it differs (then they are copied and kept apart).
+ */
+function intervalsOfEveryMode(columns) {
     const n = columns.validity.length;
-    const low = new Float64Array(n);
-    let high = low;
-    const rerun = new Float64Array(n);
+    const lowEx = new Float64Array(n);
+    const rerunEx = new Float64Array(n);
+    let lowAll = lowEx;
+    let rerunAll = rerunEx;
+    // bound's ends and re-run terms: count_as_fail's until a lost result.
+    let lowBound = lowEx;
+    let highBound = lowEx;
+    let rerunBound = rerunEx;
     for (let i = 0; i < n; i++) {
         const a = columns.candidate[i];
         const b = columns.baseline[i];
-        const ka = effectiveAttempts(a, infra);
-        const kb = effectiveAttempts(b, infra);
-        if (a === undefined || b === undefined || ka === 0 || kb === 0) {
-            low[i] = Number.NaN;
-            if (high !== low)
-                high[i] = Number.NaN;
-            rerun[i] = Number.NaN;
+        if (a === undefined || b === undefined) {
+            lowEx[i] = Number.NaN;
+            rerunEx[i] = Number.NaN;
+            if (lowAll !== lowEx) {
+                lowAll[i] = Number.NaN;
+                rerunAll[i] = Number.NaN;
+            }
+            if (lowBound !== lowAll) {
+                lowBound[i] = Number.NaN;
+                highBound[i] = Number.NaN;
+                rerunBound[i] = Number.NaN;
+            }
             continue;
         }
-        const la = lostResults(a, infra);
-        const lb = lostResults(b, infra);
+        const la = a.infra_error;
+        const lb = b.infra_error;
+        const kaEx = a.pass + a.fail;
+        const kbEx = b.pass + b.fail;
+        pointInterval(lowEx, rerunEx, i, a.pass, kaEx, b.pass, kbEx);
+        if (lowAll === lowEx && la + lb > 0) {
+            lowAll = lowEx.slice();
+            rerunAll = rerunEx.slice();
+            lowBound = lowAll;
+            highBound = lowAll;
+            rerunBound = rerunAll;
+        }
+        if (lowAll === lowEx)
+            continue;
+        const ka = kaEx + la;
+        const kb = kbEx + lb;
+        pointInterval(lowAll, rerunAll, i, a.pass, ka, b.pass, kb);
+        if (lowBound === lowAll && la + lb > 0 && ka > 0 && kb > 0) {
+            lowBound = lowAll.slice();
+            highBound = lowAll.slice();
+            rerunBound = rerunAll.slice();
+        }
+        if (lowBound === lowAll)
+            continue;
+        if (ka === 0 || kb === 0) {
+            lowBound[i] = Number.NaN;
+            highBound[i] = Number.NaN;
+            rerunBound[i] = Number.NaN;
+            continue;
+        }
         // Each score lies in [pass / K*, (pass + lost) / K*] (a point when nothing is lost).
         const aLow = a.pass / ka;
         const bLow = b.pass / kb;
         const bHigh = lb === 0 ? bLow : (b.pass + lb) / kb;
-        low[i] = aLow - bHigh;
-        // The first interval: from here on the two ends are kept apart.
-        if (high === low && la + lb > 0)
-            high = low.slice();
-        if (high !== low)
-            high[i] = (la === 0 ? aLow : (a.pass + la) / ka) - bLow;
-        const va = scoreRerunVariance(aLow, ka);
-        const vb = scoreRerunVariance(bLow, kb);
-        rerun[i] = va === null || vb === null || la + lb > 0 ? Number.NaN : va + vb;
+        lowBound[i] = aLow - bHigh;
+        highBound[i] = (la === 0 ? aLow : (a.pass + la) / ka) - bLow;
+        rerunBound[i] = la + lb > 0 ? Number.NaN : rerunAll[i];
     }
-    return { low, high, rerun };
+    return {
+        exclude: { low: lowEx, high: lowEx, rerun: rerunEx },
+        count_as_fail: { low: lowAll, high: lowAll, rerun: rerunAll },
+        bound: { low: lowBound, high: highBound, rerun: rerunBound },
+    };
+}
+/** A point d (no lost result) and its re-run term into task i's slots; NaN when a K* is 0. */
+function pointInterval(low, rerun, i, passA, ka, passB, kb) {
+    if (ka === 0 || kb === 0) {
+        low[i] = Number.NaN;
+        rerun[i] = Number.NaN;
+        return;
+    }
+    const aLow = passA / ka;
+    const bLow = passB / kb;
+    low[i] = aLow - bLow;
+    const va = scoreRerunVariance(aLow, ka);
+    const vb = scoreRerunVariance(bLow, kb);
+    rerun[i] = va === null || vb === null ? Number.NaN : va + vb;
 }
 /** The d interval of every task (labels do not enter). Shared: never modify it. */
 function taskIntervals(columns, infra) {
@@ -7861,17 +7927,12 @@ function taskIntervals(columns, infra) {
         byBaseline = new WeakMap();
         intervalsByCounts.set(columns.candidate, byBaseline);
     }
-    let byMode = byBaseline.get(columns.baseline);
-    if (byMode === undefined) {
-        byMode = new Map();
-        byBaseline.set(columns.baseline, byMode);
+    let modes = byBaseline.get(columns.baseline);
+    if (modes === undefined || modes.exclude.low.length !== columns.validity.length) {
+        modes = intervalsOfEveryMode(columns);
+        byBaseline.set(columns.baseline, modes);
     }
-    const known = byMode.get(infra);
-    if (known !== undefined && known.low.length === columns.validity.length)
-        return known;
-    const intervals = computeIntervals(columns, infra);
-    byMode.set(infra, intervals);
-    return intervals;
+    return modes[infra];
 }
 /**
  * dₜ = m_candidate − m_baseline of every task under a mode whose scores are points, NaN where a
@@ -7989,7 +8050,6 @@ function tasksNeeded(q, sd, margin, delta0) {
 ;// CONCATENATED MODULE: ./src/core/stats/model-figures.ts
 
 
-
 /**
  * Scores from the valid tasks' sum and count and the unresolved tasks' scores:
  * valid-only Σ_V m / N_v, all-attempted (Σ_V m + Σ_U m)/(N_v + D), the exact interval (sort and
@@ -8021,59 +8081,89 @@ const LOST_TO_INFRA = 2;
 /** The other model has K* ≥ 1 too (the task is in C when not broken). */
 const COMMON = 4;
 /**
- * By the model's count array (shared by every label overlay of one dataset: withLabels), then by
- * infra policy: each evaluation of the dataset (its own, fragility's verification, each review
- * revision) reads the counts' scores once, not at each.
+ * By the model's count array, then the other model's (both shared by every label overlay of one
+ * dataset: withLabels): each evaluation of the dataset (its own, the other infra readings,
+ * fragility's verification, each review revision) reads the counts' scores once, not at each.
  */
 const sideTasksByCounts = new WeakMap();
 function sideTasks(columns, side, infra) {
     const own = columns[side];
     const others = columns[side === "baseline" ? "candidate" : "baseline"];
-    let byInfra = sideTasksByCounts.get(own);
-    if (byInfra === undefined) {
-        byInfra = new Map();
-        sideTasksByCounts.set(own, byInfra);
+    let byOthers = sideTasksByCounts.get(own);
+    if (byOthers === undefined) {
+        byOthers = new WeakMap();
+        sideTasksByCounts.set(own, byOthers);
     }
-    const known = byInfra.get(infra);
-    if (known !== undefined && known.score.length === columns.validity.length)
-        return known;
-    const n = columns.validity.length;
-    const score = new Float64Array(n);
-    let scoreHigh = score;
-    const flags = new Uint8Array(n);
+    let modes = byOthers.get(others);
+    if (modes === undefined || modes.exclude.score.length !== columns.validity.length) {
+        modes = sideTasksOfEveryMode(own, others, columns.validity.length);
+        byOthers.set(others, modes);
+    }
+    return modes[infra];
+}
+/**
+ * SideTasks under the three modes in one walk over the counts: they differ only where a model has
+ * an infra error. `count_as_fail` and `bound` count one K* = passes + fails + infra errors, so
+ * they share the scores' low ends and the flags; `exclude` shares those arrays too until a task
+ * where it differs (then they are copied), and `bound`'s high ends share `count_as_fail`'s scores
+ * until a task has a lost result.
+ */
+function sideTasksOfEveryMode(own, others, n) {
+    const scoreEx = new Float64Array(n);
+    const flagsEx = new Uint8Array(n);
+    let scoreAll = scoreEx;
+    let flagsAll = flagsEx;
+    let scoreHigh = scoreEx;
     let pass = 0;
     let fail = 0;
     let infraError = 0;
     let missing = 0;
     for (let i = 0; i < n; i++) {
         const c = own[i];
+        let p = 0;
+        let f = 0;
+        let x = 0;
         if (c !== undefined) {
-            pass += c.pass;
-            fail += c.fail;
-            infraError += c.infra_error;
+            p = c.pass;
+            f = c.fail;
+            x = c.infra_error;
+            pass += p;
+            fail += f;
+            infraError += x;
             missing += c.missing;
         }
-        const k = effectiveAttempts(c, infra);
-        flags[i] =
-            (hasAttempt(c) ? HAS_ATTEMPT : 0) |
-                (isLostToInfra(c) ? LOST_TO_INFRA : 0) |
-                (effectiveAttempts(others[i], infra) > 0 ? COMMON : 0);
-        score[i] = c === undefined || k === 0 ? Number.NaN : c.pass / k;
-        const lost = lostResults(c, infra);
-        if (lost > 0 && scoreHigh === score)
-            scoreHigh = score.slice();
-        if (scoreHigh !== score)
-            scoreHigh[i] = lost > 0 ? (c.pass + lost) / k : score[i];
+        const o = others[i];
+        const otherCounted = o === undefined ? 0 : o.pass + o.fail;
+        const otherInfra = o === undefined ? 0 : o.infra_error;
+        const kEx = p + f;
+        const kAll = kEx + x;
+        const base = (kAll > 0 ? HAS_ATTEMPT : 0) | (x > 0 && kEx === 0 ? LOST_TO_INFRA : 0);
+        const sEx = c === undefined || kEx === 0 ? Number.NaN : p / kEx;
+        scoreEx[i] = sEx;
+        flagsEx[i] = base | (otherCounted > 0 ? COMMON : 0);
+        // The first task where the modes differ: from here on their arrays are kept apart.
+        if (scoreAll === scoreEx && (x > 0 || (otherCounted === 0 && otherInfra > 0))) {
+            scoreAll = scoreEx.slice();
+            flagsAll = flagsEx.slice();
+            scoreHigh = scoreAll;
+        }
+        if (scoreAll !== scoreEx) {
+            const sAll = c === undefined || kAll === 0 ? Number.NaN : p / kAll;
+            scoreAll[i] = sAll;
+            flagsAll[i] = base | (otherCounted + otherInfra > 0 ? COMMON : 0);
+            if (x > 0 && scoreHigh === scoreAll)
+                scoreHigh = scoreAll.slice();
+            if (scoreHigh !== scoreAll)
+                scoreHigh[i] = x > 0 ? (p + x) / kAll : sAll;
+        }
     }
     const safe = Number.isSafeInteger(pass + fail + infraError + missing);
-    const tasks = {
-        score,
-        scoreHigh,
-        flags,
-        totals: safe ? { pass, fail, infra: infraError, missing } : undefined,
+    const totals = safe ? { pass, fail, infra: infraError, missing } : undefined;
+    return {
+        exclude: { score: scoreEx, scoreHigh: scoreEx, flags: flagsEx, totals },
+        count_as_fail: { score: scoreAll, scoreHigh: scoreAll, flags: flagsAll, totals },
+        bound: { score: scoreAll, scoreHigh, flags: flagsAll, totals },
     };
-    byInfra.set(infra, tasks);
-    return tasks;
 }
 /**
  * The figures of one model. Row counts (attempts, passes, fails, infra_errors, missing_attempts)
@@ -8109,7 +8199,7 @@ function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
     const commonUnresolvedHigh = points ? commonUnresolved : new Float64Array(validity.length);
     let ownCount = 0;
     let commonCount = 0;
-    const { passes, fails, infraErrors, missingAttempts } = universeCounts(own, validity, totals);
+    const rows = universeCounts(own, validity, totals);
     for (let i = 0; i < validity.length; i++) {
         const label = validity[i];
         if (label === BROKEN_CODE)
@@ -8151,6 +8241,43 @@ function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
             }
         }
     }
+    return {
+        ...countsFigures(summary, rows, { universe, attempted, missingTasks, lostTasks }),
+        ...scoreFigures(ownValidSum, ownValidCount, ownUnresolved.subarray(0, ownCount), highEnds(points, ownValidHigh, ownUnresolvedHigh.subarray(0, ownCount), lost.ownValid, lost.ownOpen)),
+        common: scoreFigures(commonValidSum, commonValidCount, commonUnresolved.subarray(0, commonCount), highEnds(points, commonValidHigh, commonUnresolvedHigh.subarray(0, commonCount), lost.commonValid, lost.commonOpen)),
+    };
+}
+/**
+ * The counts and rates of one model alone, without its scores: what the checks, and so a verdict,
+ * read of its figures (modelFigures gives the same counts). The evaluations made only for their
+ * verdict (the other infra readings, fragility's verification, each review revision) skip the
+ * score intervals, which sort the unresolved tasks' scores.
+ */
+function modelCounts(dataset, side, infra, columns = taskColumns(dataset)) {
+    const validity = columns.validity;
+    const { score, flags, totals } = sideTasks(columns, side, infra);
+    let universe = 0;
+    let attempted = 0;
+    let missingTasks = 0;
+    let lostTasks = 0;
+    for (let i = 0; i < validity.length; i++) {
+        if (validity[i] === BROKEN_CODE)
+            continue;
+        universe++;
+        const f = flags[i];
+        if ((f & HAS_ATTEMPT) === 0)
+            missingTasks++;
+        if ((f & LOST_TO_INFRA) !== 0)
+            lostTasks++;
+        const m = score[i];
+        if (m === m)
+            attempted++;
+    }
+    const rows = universeCounts(columns[side], validity, totals);
+    return countsFigures(dataset[side], rows, { universe, attempted, missingTasks, lostTasks });
+}
+function countsFigures(summary, rows, tally) {
+    const { passes, fails, infraErrors, missingAttempts } = rows;
     const rateDenominator = passes + fails + infraErrors;
     return {
         config: summary.config,
@@ -8162,13 +8289,11 @@ function modelFigures(dataset, side, infra, columns = taskColumns(dataset)) {
         infra_errors: infraErrors,
         missing_attempts: missingAttempts,
         duplicate_rows: summary.duplicateRows,
-        attempted_tasks: attempted,
-        missing_tasks: missingTasks,
-        lost_to_infra_tasks: lostTasks,
+        attempted_tasks: tally.attempted,
+        missing_tasks: tally.missingTasks,
+        lost_to_infra_tasks: tally.lostTasks,
         infra_error_rate: rateDenominator > 0 ? infraErrors / rateDenominator : null,
-        missing_fraction: universe > 0 ? missingTasks / universe : null,
-        ...scoreFigures(ownValidSum, ownValidCount, ownUnresolved.subarray(0, ownCount), highEnds(points, ownValidHigh, ownUnresolvedHigh.subarray(0, ownCount), lost.ownValid, lost.ownOpen)),
-        common: scoreFigures(commonValidSum, commonValidCount, commonUnresolved.subarray(0, commonCount), highEnds(points, commonValidHigh, commonUnresolvedHigh.subarray(0, commonCount), lost.commonValid, lost.commonOpen)),
+        missing_fraction: tally.universe > 0 ? tally.missingTasks / tally.universe : null,
     };
 }
 /**
@@ -9296,10 +9421,21 @@ function headlineWarnings(policy, ctx, a, infra, clustered) {
  * task record is read: evaluate() adds the lists of tasks.
  */
 function evaluateVerdict(dataset, policy, ctx, columns = taskColumns(dataset)) {
+    return decide(dataset, policy, ctx, columns, modelFigures);
+}
+/**
+ * evaluateVerdict with each model's counts alone, not its scores: for the evaluations made only
+ * for their verdict and margin (the other infra readings, fragility's verification, each review
+ * revision). The verdict is the same: no check reads a score.
+ */
+function verdictOnly(dataset, policy, ctx, columns = taskColumns(dataset)) {
+    return decide(dataset, policy, ctx, columns, modelCounts);
+}
+function decide(dataset, policy, ctx, columns, figures) {
     const infra = policy.infra_errors;
     const analysis = analyseMargin(dataset, { infra, margin: policy.margin }, columns);
-    const baseline = modelFigures(dataset, "baseline", infra, columns);
-    const candidate = modelFigures(dataset, "candidate", infra, columns);
+    const baseline = figures(dataset, "baseline", infra, columns);
+    const candidate = figures(dataset, "candidate", infra, columns);
     const checks = [
         ...buildChecks({ dataset, policy, ctx, analysis, baseline, candidate }),
         ...(ctx.extraChecks ?? []),
@@ -9321,7 +9457,7 @@ function evaluateVerdict(dataset, policy, ctx, columns = taskColumns(dataset)) {
 function evaluate(dataset, policy, ctx) {
     const decided = evaluateVerdict(dataset, policy, ctx);
     const { analysis, baseline, candidate, checks, verdict, reasons } = decided;
-    const readings = infraReadings(policy, decided, (mode) => evaluateVerdict(dataset, { ...policy, infra_errors: mode }, ctx));
+    const readings = infraReadings(policy, decided, (mode) => verdictOnly(dataset, { ...policy, infra_errors: mode }, ctx));
     const warnings = headlineWarnings(policy, ctx, analysis, {
         baseline: baseline.infra_errors,
         candidate: candidate.infra_errors,
@@ -11384,7 +11520,7 @@ function analyseFragility(dataset, policy, ctx, evaluation, opts = {}) {
         result = reviewFragility(table, mirror, verdict, { budget, greedyBudget: FRAGILITY_WORK_BUDGET });
     }
     if (result.k !== null && opts.verify !== false) {
-        const after = evaluateVerdict(dataset, policy, ctx, relabelledColumns(dataset, result.moves)).verdict;
+        const after = verdictOnly(dataset, policy, ctx, relabelledColumns(dataset, result.moves)).verdict;
         const realised = verdict === "unresolved" ? after !== "unresolved" : after !== verdict;
         if (!realised) {
             if (verdict === "unresolved")
@@ -23013,7 +23149,7 @@ function verdictByReviewRevision(inp) {
         else if (prev !== null && prev.conflicts === 0 && sameLabels(prev.codes, codes))
             e = prev.e;
         else
-            e = figuresOfCore(evaluateVerdict(dataset, policy, ctx, withLabels(taskColumns(dataset), codes)));
+            e = figuresOfCore(verdictOnly(dataset, policy, ctx, withLabels(taskColumns(dataset), codes)));
         rows.push(revisionRow(revision, codes, e, conflictCount));
         if (prev !== null)
             changes.push(changeBetween(dataset, d, evaluated[k - 1], revision, prev, { codes, e }));

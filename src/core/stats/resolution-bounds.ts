@@ -18,6 +18,7 @@ import {
   exactUnionBounds,
   type ConservativeBound,
   type ExactBound,
+  type OpenCounts,
   type ValidSums,
 } from "./union-bounds.js";
 
@@ -57,10 +58,9 @@ function overEveryResolution(
   for (let j = 0; j < nv; j++) sumSq += (validLow[j] as number) ** 2;
   const sums: ValidSums = { n: nv, sum: sets.validSumLow, sumSq };
   const points = sets.validLost + sets.openLost === 0;
-  const single = openLow.every((x) => x === -1 || x === 0 || x === 1);
-  if (!clustered && points && single) {
-    const count = (v: number): number => openLow.filter((x) => x === v).length;
-    const e = exactUnionBounds(sums, { minus: count(-1), zero: count(0), plus: count(1) }, quantile);
+  const single = singleAttemptCounts(openLow);
+  if (!clustered && points && single !== null) {
+    const e = exactUnionBounds(sums, single, quantile);
     if (e !== null) return { kind: "exact", bounds: e, exact: true };
   }
   const b = new SetBuilder(sets);
@@ -218,9 +218,39 @@ function attainingSet(uD: Float64Array, b: ExactBound): number[] {
   return out;
 }
 
-/** Distinct values of U and how many tasks have each. */
+/** How many tasks of U have d = −1, 0, +1; null when some d is another value. One walk. */
+function singleAttemptCounts(uD: Float64Array): OpenCounts | null {
+  let minus = 0;
+  let zero = 0;
+  let plus = 0;
+  for (let j = 0; j < uD.length; j++) {
+    const x = uD[j] as number;
+    if (x === 0) zero++;
+    else if (x === -1) minus++;
+    else if (x === 1) plus++;
+    else return null;
+  }
+  return { minus, zero, plus };
+}
+
+/**
+ * Distinct values of U (in order of first appearance) and how many tasks have each. Equal values
+ * often come in runs: a run is counted before it meets the Map.
+ */
 function valueCounts(uD: Float64Array): [Float64Array, Float64Array] {
   const m = new Map<number, number>();
-  for (const x of uD) m.set(x, (m.get(x) ?? 0) + 1);
+  let run = 0;
+  let last = 0;
+  for (let j = 0; j < uD.length; j++) {
+    const x = uD[j] as number;
+    if (run > 0 && x === last) {
+      run++;
+      continue;
+    }
+    if (run > 0) m.set(last, (m.get(last) ?? 0) + run);
+    last = x;
+    run = 1;
+  }
+  if (run > 0) m.set(last, (m.get(last) ?? 0) + run);
   return [Float64Array.from(m.keys()), Float64Array.from(m.values())];
 }
