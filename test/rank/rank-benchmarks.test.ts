@@ -16,6 +16,7 @@ import {
 } from "../../src/core/rank/rank-benchmarks.js";
 import type { RankBenchmark, RankReport, RankResult } from "../../src/core/rank/rank-types.js";
 import {
+  headingsDown,
   renderRankResultHtml,
   renderRankResultMarkdown,
   renderRankResultText,
@@ -152,6 +153,13 @@ describe("rank with several benchmarks", () => {
       'id="score-chart-title-1"',
       'id="score-chart-title-2"',
     ]);
+    // One h1 (the page's title); each benchmark an h2, its ranking's title an h3 and its tables' h4.
+    expect(html.match(/<h1\b/g)).toHaveLength(1);
+    expect(html.match(/<h2>Benchmark /g)).toHaveLength(2);
+    expect(html.match(/<h3\b/g)).toHaveLength(2);
+    expect(html.match(/<h4>Leaderboard<\/h4>/g)).toHaveLength(2);
+    for (const [open, close] of [...html.matchAll(/<h(\d)\b[^>]*>[^]*?<\/h(\d)>/g)].map((m) => [m[1], m[2]]))
+      expect(close).toBe(open);
     const text = renderRankResultText(result);
     expect(text).toContain("Ranked within each of 2 benchmarks");
     expect(text).toContain("=== Benchmark");
@@ -168,5 +176,12 @@ describe("rank with several benchmarks", () => {
     expect(json.schema_version).toBe("1.5.0");
     expect(json.benchmarks.map((b) => b.name)).toEqual(["a", "b"]);
     expect(json.benchmarks.every((b) => b.pairs.length === 3)).toBe(true);
+  });
+
+  it("headingsDown lowers each heading tag, open and close, at most to h6, and nothing else", () => {
+    expect(headingsDown('<h1 class="t">A</h1><h2>B</h2><h5>C</h5><hr><header>D</header>', 2)).toBe(
+      '<h3 class="t">A</h3><h4>B</h4><h6>C</h6><hr><header>D</header>',
+    );
+    expect(headingsDown("<p>&lt;h1&gt; stays text</p>", 2)).toBe("<p>&lt;h1&gt; stays text</p>");
   });
 });

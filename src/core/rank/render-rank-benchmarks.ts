@@ -121,7 +121,19 @@ export function renderRankResultHtml(r: RankResult): string {
     const section = rankHtmlBody(benchmarkReport(r, b))
       .join("\n")
       .replaceAll("score-chart-title", `score-chart-title-${i + 1}`);
-    body.push(`<section>`, `<h1>${heading(b, f)}</h1>`, section, `</section>`);
+    // One h1 a page: the benchmark is an h2, its ranking's own headings two levels below theirs.
+    body.push(`<section>`, `<h2>${heading(b, f)}</h2>`, headingsDown(section, 2), `</section>`);
   });
   return htmlDocument(RANK_TITLE, body.join("\n"));
+}
+
+/**
+ * HTML of our own making with every heading `levels` lower (h1 → h3 for 2), at most h6. Text from
+ * the export is escaped before it reaches the page, so a `<h` here is always one of our tags.
+ */
+export function headingsDown(html: string, levels: number): string {
+  return html.replace(
+    /<(\/?)h([1-6])\b/g,
+    (_m, close: string, n: string) => `<${close}h${Math.min(6, Number(n) + levels)}`,
+  );
 }
