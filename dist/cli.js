@@ -7664,10 +7664,9 @@ function overEveryResolution(sets, mb, margin, quantile) {
         sumSq += validLow[j] ** 2;
     const sums = { n: nv, sum: sets.validSumLow, sumSq };
     const points = sets.validLost + sets.openLost === 0;
-    const single = openLow.every((x) => x === -1 || x === 0 || x === 1);
-    if (!clustered && points && single) {
-        const count = (v) => openLow.filter((x) => x === v).length;
-        const e = exactUnionBounds(sums, { minus: count(-1), zero: count(0), plus: count(1) }, quantile);
+    const single = singleAttemptCounts(openLow);
+    if (!clustered && points && single !== null) {
+        const e = exactUnionBounds(sums, single, quantile);
         if (e !== null)
             return { kind: "exact", bounds: e, exact: true };
     }
@@ -7812,11 +7811,45 @@ function attainingSet(uD, b) {
     }
     return out;
 }
-/** Distinct values of U and how many tasks have each. */
+/** How many tasks of U have d = −1, 0, +1; null when some d is another value. One walk. */
+function singleAttemptCounts(uD) {
+    let minus = 0;
+    let zero = 0;
+    let plus = 0;
+    for (let j = 0; j < uD.length; j++) {
+        const x = uD[j];
+        if (x === 0)
+            zero++;
+        else if (x === -1)
+            minus++;
+        else if (x === 1)
+            plus++;
+        else
+            return null;
+    }
+    return { minus, zero, plus };
+}
+/**
+ * Distinct values of U (in order of first appearance) and how many tasks have each. Equal values
+ * often come in runs: a run is counted before it meets the Map.
+ */
 function valueCounts(uD) {
     const m = new Map();
-    for (const x of uD)
-        m.set(x, (m.get(x) ?? 0) + 1);
+    let run = 0;
+    let last = 0;
+    for (let j = 0; j < uD.length; j++) {
+        const x = uD[j];
+        if (run > 0 && x === last) {
+            run++;
+            continue;
+        }
+        if (run > 0)
+            m.set(last, (m.get(last) ?? 0) + run);
+        last = x;
+        run = 1;
+    }
+    if (run > 0)
+        m.set(last, (m.get(last) ?? 0) + run);
     return [Float64Array.from(m.keys()), Float64Array.from(m.values())];
 }
 
@@ -43688,9 +43721,17 @@ function renderRankResultHtml(r) {
         const section = rankHtmlBody(render_rank_benchmarks_benchmarkReport(r, b))
             .join("\n")
             .replaceAll("score-chart-title", `score-chart-title-${i + 1}`);
-        body.push(`<section>`, `<h1>${heading(b, f)}</h1>`, section, `</section>`);
+        // One h1 a page: the benchmark is an h2, its ranking's own headings two levels below theirs.
+        body.push(`<section>`, `<h2>${heading(b, f)}</h2>`, headingsDown(section, 2), `</section>`);
     });
     return htmlDocument(RANK_TITLE, body.join("\n"));
+}
+/**
+ * HTML of our own making with every heading `levels` lower (h1 → h3 for 2), at most h6. Text from
+ * the export is escaped before it reaches the page, so a `<h` here is always one of our tags.
+ */
+function headingsDown(html, levels) {
+    return html.replace(/<(\/?)h([1-6])\b/g, (_m, close, n) => `<${close}h${Math.min(6, Number(n) + levels)}`);
 }
 
 ;// CONCATENATED MODULE: ./src/read/read-models.ts
