@@ -87,23 +87,25 @@ export function comparisonSets(columns: TaskColumns, intervals: TaskIntervals): 
       }
       clusterOfTask[i] = c;
     }
+    // (Counters of rare cases add 0 or 1 on every task: a branch first taken deep into the loop
+    // would send V8's optimised code back to the interpreter.)
     if (label === VALID_CODE) {
       validLow[nv] = lo;
       validHigh[nv] = hi;
       validTask[nv] = i;
       validSumLow += lo;
       validSumHigh += hi;
-      if (hi !== lo) validLost++;
+      validLost += hi !== lo ? 1 : 0;
       const rerun = intervals.rerun[i] as number;
       if (rerun !== rerun) rerunOk = false;
       else rerunTerms[nv] = rerun;
       nv++;
     } else {
-      if (label === DISPUTED_CODE) disputed++;
-      else unreviewed++;
+      disputed += label === DISPUTED_CODE ? 1 : 0;
+      unreviewed += label === DISPUTED_CODE ? 0 : 1;
       openLow[open] = lo;
       openHigh[open] = hi;
-      if (hi !== lo) openLost++;
+      openLost += hi !== lo ? 1 : 0;
       open++;
       openTask.push(i);
     }
