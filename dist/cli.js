@@ -6125,14 +6125,15 @@ function comparisonSets(columns, intervals) {
             }
             clusterOfTask[i] = c;
         }
+        // (Counters of rare cases add 0 or 1 on every task: a branch first taken deep into the loop
+        // would send V8's optimised code back to the interpreter.)
         if (label === VALID_CODE) {
             validLow[nv] = lo;
             validHigh[nv] = hi;
             validTask[nv] = i;
             validSumLow += lo;
             validSumHigh += hi;
-            if (hi !== lo)
-                validLost++;
+            validLost += hi !== lo ? 1 : 0;
             const rerun = intervals.rerun[i];
             if (rerun !== rerun)
                 rerunOk = false;
@@ -6141,14 +6142,11 @@ function comparisonSets(columns, intervals) {
             nv++;
         }
         else {
-            if (label === DISPUTED_CODE)
-                disputed++;
-            else
-                unreviewed++;
+            disputed += label === DISPUTED_CODE ? 1 : 0;
+            unreviewed += label === DISPUTED_CODE ? 0 : 1;
             openLow[open] = lo;
             openHigh[open] = hi;
-            if (hi !== lo)
-                openLost++;
+            openLost += hi !== lo ? 1 : 0;
             open++;
             openTask.push(i);
         }
@@ -8170,25 +8168,25 @@ function sideTasksOfEveryMode(own, others, n) {
         const otherInfra = o === undefined ? 0 : o.infra_error;
         const kEx = p + f;
         const kAll = kEx + x;
-        const base = (kAll > 0 ? HAS_ATTEMPT : 0) | (x > 0 && kEx === 0 ? LOST_TO_INFRA : 0);
+        const base = (kAll > 0 ? HAS_ATTEMPT : 0) | (kEx === 0 && x > 0 ? LOST_TO_INFRA : 0);
         const sEx = c === undefined || kEx === 0 ? Number.NaN : p / kEx;
+        const sAll = c === undefined || kAll === 0 ? Number.NaN : p / kAll;
+        const high = (p + x) / kAll;
         scoreEx[i] = sEx;
         flagsEx[i] = base | (otherCounted > 0 ? COMMON : 0);
-        // The first task where the modes differ: from here on their arrays are kept apart.
-        if (scoreAll === scoreEx && (x > 0 || (otherCounted === 0 && otherInfra > 0))) {
+        // The first task where the modes differ: from here on their arrays are kept apart. Every
+        // other line runs for every task (a shared array is written the value it holds): a branch
+        // first taken deep into a loop sends V8's optimised code back to the interpreter.
+        if (scoreAll === scoreEx && x + (otherCounted === 0 ? otherInfra : 0) > 0) {
             scoreAll = scoreEx.slice();
             flagsAll = flagsEx.slice();
             scoreHigh = scoreAll;
         }
-        if (scoreAll !== scoreEx) {
-            const sAll = c === undefined || kAll === 0 ? Number.NaN : p / kAll;
-            scoreAll[i] = sAll;
-            flagsAll[i] = base | (otherCounted + otherInfra > 0 ? COMMON : 0);
-            if (x > 0 && scoreHigh === scoreAll)
-                scoreHigh = scoreAll.slice();
-            if (scoreHigh !== scoreAll)
-                scoreHigh[i] = x > 0 ? (p + x) / kAll : sAll;
-        }
+        if (scoreHigh === scoreAll && x > 0)
+            scoreHigh = scoreAll.slice();
+        scoreAll[i] = sAll;
+        flagsAll[i] = base | (otherCounted + otherInfra > 0 ? COMMON : 0);
+        scoreHigh[i] = x > 0 ? high : sAll;
     }
     const safe = Number.isSafeInteger(pass + fail + infraError + missing);
     const totals = safe ? { pass, fail, infra: infraError, missing } : undefined;
