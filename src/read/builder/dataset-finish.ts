@@ -35,6 +35,7 @@ import { historyOrder, hasLabel, labelsOf, laterInOrder, ownEvidence } from "./l
 import { validityCode } from "../../core/model.js";
 import { ColumnTaskTable, small } from "./task-table.js";
 import { datasetMetrics, metricsOf, tableBenchmarks } from "./finish-columns.js";
+import { idOrder } from "./id-order.js";
 
 /** A results file read to its end without a row: its index, and its size in bytes. */
 export interface EmptyFile {
@@ -155,15 +156,7 @@ function datasetOrder(b: BuilderState): Uint32Array {
     universe[at] = i;
     fill[r] = at + 1;
   }
-  for (let r = 0; r < revisions; r++) {
-    // Sorted as an Array: V8's typed-array sort with a comparator is slower.
-    const from = start[r] ?? 0;
-    // (Copied by index: Array.from walks a typed array through its iterator, an object a task.)
-    const part = new Array<number>((start[r + 1] ?? 0) - from);
-    for (let k = 0; k < part.length; k++) part[k] = universe[from + k] ?? 0;
-    part.sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
-    universe.set(part, from);
-  }
+  for (let r = 0; r < revisions; r++) idOrder(universe.subarray(start[r] ?? 0, start[r + 1] ?? 0), ids);
   return universe;
 }
 
