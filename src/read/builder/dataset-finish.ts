@@ -241,7 +241,7 @@ function countLabels(
     if (revision === top) topCode = cols.label0Validity[i] ?? 0;
     count++;
   }
-  for (const e of cols.moreLabels.get(i)?.events ?? []) {
+  for (const e of cols.moreLabels[i] ?? []) {
     revisions.add(e.revision);
     count++;
     if (e.revision !== top) continue;
@@ -416,7 +416,7 @@ function addToTable(b: BuilderState, table: ColumnTaskTable, u: number, i: numbe
     (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i),
     (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i),
   );
-  const more = (flags & F_MORE_LABELS) === 0 ? undefined : cols.moreLabels.get(i)?.events;
+  const more = (flags & F_MORE_LABELS) === 0 ? undefined : cols.moreLabels[i];
   const first = (flags & F_LABEL0) !== 0;
   if (more === undefined || (first && laterInOrder(cols, i, more))) {
     // The labels in history order as held (one, the usual case, or the first then the later

@@ -6,10 +6,10 @@
  * compared model ran.
  *
  * A task's first label is held inline in the columns (label0*), later ones as LabelEvents
- * (MoreLabels, by labelKey once there are many). A label's evidence is the task's list (packed:
- * packed-evidence.ts) while it holds the same items, else a list of its own. Beside the state, for
- * speed only, EvidenceMemo and LastAdded (label-memo.ts) let the rows that repeat a label and its
- * items skip searching the task's lists.
+ * (moreLabels; by labelKey in labelIndex once there are many). A label's evidence is the task's
+ * list (packed: packed-evidence.ts) while it holds the same items, else a list of its own. Beside
+ * the state, for speed only, EvidenceMemo and LastAdded (label-memo.ts) let the rows that repeat
+ * a label and its items skip searching the task's lists.
  *
  * The builder is one object made in layers, one a file: BuilderState (builder-state.ts, what the
  * parts share), LabelHistory (here), DatasetBuilder (dataset-builder.ts, the row path). One
@@ -35,7 +35,6 @@ import {
   F_LABEL0_OWN,
   F_MORE_LABELS,
   type LabelEvent,
-  type MoreLabels,
   type TaskColumns,
 } from "./builder-columns.js";
 import { BuilderState } from "./builder-state.js";
@@ -53,7 +52,7 @@ export function labelKey(revision: number, validity: Validity): string {
 export class LabelHistory extends BuilderState {
   /** The task whose later labels were looked up last, and those labels. */
   private lastMoreTask = -1;
-  private lastMore: MoreLabels | undefined = undefined;
+  private lastMore: LabelEvent[] | undefined = undefined;
   /** Beside the state, for speed only: a result row's label and evidence last added to a task
    * (made once a task's evidence differs between its rows). */
   private memo: EvidenceMemo | undefined = undefined;
@@ -142,10 +141,10 @@ export class LabelHistory extends BuilderState {
   }
 
   /** Task i's labels after its first (looked up once for a run of rows of one task). */
-  private moreLabels(i: number): MoreLabels | undefined {
+  private moreLabels(i: number): LabelEvent[] | undefined {
     if (i !== this.lastMoreTask) {
       this.lastMoreTask = i;
-      this.lastMore = this.cols.moreLabels.get(i);
+      this.lastMore = this.cols.moreLabels[i];
     }
     return this.lastMore;
   }
@@ -198,15 +197,16 @@ export class LabelHistory extends BuilderState {
   private laterLabel(i: number, flags: number, revision: number, validity: Validity): LabelEvent | undefined {
     const more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
     if (more === undefined) return undefined;
-    return more.index !== undefined
-      ? more.index.get(labelKey(revision, validity))
-      : findLabel(more.events, revision, validity);
+    const index = more.length >= LABEL_SCAN_MAX ? this.cols.labelIndex.get(i) : undefined;
+    return index !== undefined
+      ? index.get(labelKey(revision, validity))
+      : findLabel(more, revision, validity);
   }
 
   /** Whether task i already holds as many labels as allowed (then reported, at `src`). */
   private labelsCapPassed(i: number, flags: number, src: number): boolean {
     const more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
-    const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
+    const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.length ?? 0);
     if (count < this.limits.maxLabelsPerTask) return false;
     this.capPassed(
       src,
@@ -245,18 +245,19 @@ export class LabelHistory extends BuilderState {
       event = { revision, validity, src, reviewer, note, own, evidence: undefined };
       let more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
       if (more === undefined) {
-        more = { events: [event], index: undefined };
-        cols.moreLabels.set(i, more);
+        more = [event];
+        cols.moreLabels[i] = more;
         cols.flags[i] = flags | F_MORE_LABELS;
         this.lastMoreTask = i;
         this.lastMore = more;
       } else {
-        more.events.push(event);
+        more.push(event);
       }
-      if (more.index !== undefined) {
-        more.index.set(labelKey(revision, validity), event);
-      } else if (more.events.length + 1 > LABEL_SCAN_MAX) {
-        more.index = new Map(more.events.map((e) => [labelKey(e.revision, e.validity), e]));
+      // (Labels come one at a time: the index is made when the count reaches LABEL_SCAN_MAX.)
+      if (more.length > LABEL_SCAN_MAX) {
+        cols.labelIndex.get(i)?.set(labelKey(revision, validity), event);
+      } else if (more.length === LABEL_SCAN_MAX) {
+        cols.labelIndex.set(i, new Map(more.map((e) => [labelKey(e.revision, e.validity), e])));
       }
     }
     if (revision > (cols.topRevision[i] ?? -1)) {
@@ -387,7 +388,7 @@ export class LabelHistory extends BuilderState {
       cols.label0Evidence.set(i, copy());
     }
     if ((flags & F_MORE_LABELS) === 0) return;
-    for (const e of this.moreLabels(i)?.events ?? []) {
+    for (const e of this.moreLabels(i) ?? []) {
       if (e !== event && !e.own) {
         e.own = true;
         e.evidence = copy();
@@ -475,7 +476,7 @@ export function labelsOf(cols: TaskColumns, i: number, flags: number): LabelEven
       evidence: own ? cols.label0Evidence.get(i) : undefined,
     });
   }
-  for (const e of cols.moreLabels.get(i)?.events ?? []) out.push(e);
+  for (const e of cols.moreLabels[i] ?? []) out.push(e);
   return out;
 }
 
@@ -501,7 +502,7 @@ export function hasLabel(cols: TaskColumns, i: number): boolean {
   const flags = cols.flags[i] ?? 0;
   if ((flags & F_LABEL0) !== 0 && cols.label0Validity[i] !== validityCode("unreviewed")) return true;
   if ((flags & F_MORE_LABELS) === 0) return false;
-  return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
+  return (cols.moreLabels[i] ?? []).some((e) => e.validity !== "unreviewed");
 }
 
 /** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
