@@ -40,6 +40,19 @@ export interface LabelEvent {
   evidence: string[] | undefined;
 }
 
+/** A task's labels after its first: one held alone (the usual case: no array a task), or several. */
+export type LaterLabels = LabelEvent | LabelEvent[];
+
+/** How many labels `held` is (undefined: none). */
+export function laterCount(held: LaterLabels | undefined): number {
+  return held === undefined ? 0 : Array.isArray(held) ? held.length : 1;
+}
+
+/** The k-th of the labels `held`, for a k below laterCount(held) (so `held` is defined). */
+export function laterAt(held: LaterLabels | undefined, k: number): LabelEvent {
+  return Array.isArray(held) ? (held[k] as LabelEvent) : (held as LabelEvent);
+}
+
 /** A further harness revision of a (compared model, task): how its rows came, the attempts seen. */
 interface HarnessState {
   readonly harness: string;
@@ -419,10 +432,10 @@ export class TaskColumns {
   readonly label0Meta = new Map<number, { reviewer: string | undefined; note: string | undefined }>();
   /**
    * Task → its labels after the first, in the order found (F_MORE_LABELS): by task number, not a
-   * Map, and the array alone: an export whose models label a task differently has one on every
-   * task, and each object or Map entry a task costs time to make and to collect.
+   * Map, and a lone one without an array: an export whose models label a task differently has
+   * one on every task, and each object or Map entry a task costs time to make and to collect.
    */
-  readonly moreLabels: (LabelEvent[] | undefined)[] = [];
+  readonly moreLabels: (LaterLabels | undefined)[] = [];
   /** Task → its later labels by labelKey, once it has LABEL_SCAN_MAX of them (label-history.ts). */
   readonly labelIndex = new Map<number, Map<string, LabelEvent>>();
   /** Task → the first row that contradicted its cluster. */

@@ -24,6 +24,8 @@ import {
   F_LABEL0,
   F_LABEL0_OWN,
   F_MORE_LABELS,
+  laterAt,
+  laterCount,
   TaskIndex,
   type LabelEvent,
   type ModelColumns,
@@ -241,7 +243,9 @@ function countLabels(
     if (revision === top) topCode = cols.label0Validity[i] ?? 0;
     count++;
   }
-  for (const e of cols.moreLabels[i] ?? []) {
+  const more = cols.moreLabels[i];
+  for (let k = 0; k < laterCount(more); k++) {
+    const e = laterAt(more, k);
     revisions.add(e.revision);
     count++;
     if (e.revision !== top) continue;
@@ -433,7 +437,7 @@ function addToTable(b: BuilderState, table: ColumnTaskTable, u: number, i: numbe
         cols.label0Meta.get(i),
       );
     }
-    for (const ev of more ?? []) setLabelEvent(table, k++, ev, evidence);
+    for (let m = 0; m < laterCount(more); m++) setLabelEvent(table, k++, laterAt(more, m), evidence);
     return;
   }
   // (labelsOf makes a new list: sorted in place.)
