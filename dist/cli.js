@@ -2486,7 +2486,7 @@ exports.basename = (path, { windows } = {}) => {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5381);
+/* harmony import */ var _cli_main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5003);
 /* harmony import */ var _io_file_kind_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(495);
 /* harmony import */ var _io_full_collection_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3832);
 /* harmony import */ var _read_retired_read_settings_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7674);
@@ -2557,7 +2557,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5381:
+/***/ 5003:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -25893,6 +25893,14 @@ const F_RANKED = 32;
  * no other), so the scanner may be told to expect it (RowScanner.expect).
  */
 const F_PLAIN_ID = 64;
+/** How many labels `held` is (undefined: none). */
+function laterCount(held) {
+    return held === undefined ? 0 : Array.isArray(held) ? held.length : 1;
+}
+/** The k-th of the labels `held`, for a k below laterCount(held) (so `held` is defined). */
+function laterAt(held, k) {
+    return Array.isArray(held) ? held[k] : held;
+}
 /** Integer attempt ids below this are held in an array indexed by the id. */
 const DENSE_ATTEMPTS = 1 << 12;
 /** 2^34: a packed value is file * 2^34 + line * 4 + result (dataset-builder.ts's source * 4 + result). */
@@ -26240,7 +26248,14 @@ class TaskColumns {
     label0Evidence = new Map();
     /** Task → reviewer and note of its first label, when given (a review). */
     label0Meta = new Map();
-    moreLabels = new Map();
+    /**
+     * Task → its labels after the first, in the order found (F_MORE_LABELS): by task number, not a
+     * Map, and a lone one without an array: an export whose models label a task differently has
+     * one on every task, and each object or Map entry a task costs time to make and to collect.
+     */
+    moreLabels = [];
+    /** Task → its later labels by labelKey, once it has LABEL_SCAN_MAX of them (label-history.ts). */
+    labelIndex = new Map();
     /** Task → the first row that contradicted its cluster. */
     clusterConflicts = new Map();
     /**
@@ -26271,6 +26286,7 @@ class TaskColumns {
         this.taskIds.push(taskId);
         this.evidence.push(undefined);
         this.clusters.push(undefined);
+        this.moreLabels.push(undefined);
         this.revision[i] = revision;
         this.topRevision[i] = -1;
         this.baseline.push();
@@ -28643,10 +28659,10 @@ const PACKED_LIST = 3;
  * compared model ran.
  *
  * A task's first label is held inline in the columns (label0*), later ones as LabelEvents
- * (MoreLabels, by labelKey once there are many). A label's evidence is the task's list (packed:
- * packed-evidence.ts) while it holds the same items, else a list of its own. Beside the state, for
- * speed only, EvidenceMemo and LastAdded (label-memo.ts) let the rows that repeat a label and its
- * items skip searching the task's lists.
+ * (moreLabels; by labelKey in labelIndex once there are many). A label's evidence is the task's
+ * list (packed: packed-evidence.ts) while it holds the same items, else a list of its own. Beside
+ * the state, for speed only, EvidenceMemo and LastAdded (label-memo.ts) let the rows that repeat
+ * a label and its items skip searching the task's lists.
  *
  * The builder is one object made in layers, one a file: BuilderState (builder-state.ts, what the
  * parts share), LabelHistory (here), DatasetBuilder (dataset-builder.ts, the row path). One
@@ -28751,7 +28767,7 @@ class LabelHistory extends BuilderState {
     moreLabels(i) {
         if (i !== this.lastMoreTask) {
             this.lastMoreTask = i;
-            this.lastMore = this.cols.moreLabels.get(i);
+            this.lastMore = this.cols.moreLabels[i];
         }
         return this.lastMore;
     }
@@ -28797,14 +28813,15 @@ class LabelHistory extends BuilderState {
         const more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
         if (more === undefined)
             return undefined;
-        return more.index !== undefined
-            ? more.index.get(labelKey(revision, validity))
-            : findLabel(more.events, revision, validity);
+        const index = laterCount(more) >= LABEL_SCAN_MAX ? this.cols.labelIndex.get(i) : undefined;
+        return index !== undefined
+            ? index.get(labelKey(revision, validity))
+            : findLabel(more, revision, validity);
     }
     /** Whether task i already holds as many labels as allowed (then reported, at `src`). */
     labelsCapPassed(i, flags, src) {
         const more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
-        const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
+        const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + laterCount(more);
         if (count < this.limits.maxLabelsPerTask)
             return false;
         this.capPassed(src, `task ${quote_quote(this.cols.taskIds[i] ?? "")} (dataset_revision ${quote_quote(this.revisionOf(i))}) has more than ` +
@@ -28832,22 +28849,15 @@ class LabelHistory extends BuilderState {
         }
         else {
             event = { revision, validity, src, reviewer, note, own, evidence: undefined };
-            let more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
-            if (more === undefined) {
-                more = { events: [event], index: undefined };
-                cols.moreLabels.set(i, more);
+            const held = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
+            if (held === undefined) {
+                cols.moreLabels[i] = event;
                 cols.flags[i] = flags | F_MORE_LABELS;
                 this.lastMoreTask = i;
-                this.lastMore = more;
+                this.lastMore = event;
             }
             else {
-                more.events.push(event);
-            }
-            if (more.index !== undefined) {
-                more.index.set(labelKey(revision, validity), event);
-            }
-            else if (more.events.length + 1 > LABEL_SCAN_MAX) {
-                more.index = new Map(more.events.map((e) => [labelKey(e.revision, e.validity), e]));
+                this.addLater(i, held, event);
             }
         }
         if (revision > (cols.topRevision[i] ?? -1)) {
@@ -28855,6 +28865,29 @@ class LabelHistory extends BuilderState {
             cols.topValidity[i] = code;
         }
         return event;
+    }
+    /** A later label of task i besides those it holds (`held`), indexed once there are many. */
+    addLater(i, held, event) {
+        const cols = this.cols;
+        let more;
+        if (Array.isArray(held)) {
+            more = held;
+            more.push(event);
+        }
+        else {
+            more = [held, event];
+            cols.moreLabels[i] = more;
+            this.lastMoreTask = i;
+            this.lastMore = more;
+        }
+        // (Labels come one at a time: the index is made when the count reaches LABEL_SCAN_MAX.)
+        const key = labelKey(event.revision, event.validity);
+        if (more.length > LABEL_SCAN_MAX) {
+            cols.labelIndex.get(i)?.set(key, event);
+        }
+        else if (more.length === LABEL_SCAN_MAX) {
+            cols.labelIndex.set(i, new Map(more.map((e) => [labelKey(e.revision, e.validity), e])));
+        }
     }
     /**
      * What addEvidence does with a row's packed items, where `packedList` alone answers (a task's
@@ -28962,7 +28995,9 @@ class LabelHistory extends BuilderState {
         }
         if ((flags & F_MORE_LABELS) === 0)
             return;
-        for (const e of this.moreLabels(i)?.events ?? []) {
+        const more = this.moreLabels(i);
+        for (let k = 0; k < laterCount(more); k++) {
+            const e = laterAt(more, k);
             if (e !== event && !e.own) {
                 e.own = true;
                 e.evidence = copy();
@@ -29050,8 +29085,9 @@ function labelsOf(cols, i, flags) {
             evidence: own ? cols.label0Evidence.get(i) : undefined,
         });
     }
-    for (const e of cols.moreLabels.get(i)?.events ?? [])
-        out.push(e);
+    const more = cols.moreLabels[i];
+    for (let k = 0; k < laterCount(more); k++)
+        out.push(laterAt(more, k));
     return out;
 }
 /** A task's label events in history order: by revision, then source. */
@@ -29062,7 +29098,8 @@ function historyOrder(a, b) {
 function laterInOrder(cols, i, later) {
     let revision = cols.label0Revision[i] ?? 0;
     let src = cols.label0Src[i] ?? 0;
-    for (const e of later) {
+    for (let k = 0; k < laterCount(later); k++) {
+        const e = laterAt(later, k);
         if (e.revision < revision || (e.revision === revision && e.src < src))
             return false;
         revision = e.revision;
@@ -29077,14 +29114,20 @@ function hasLabel(cols, i) {
         return true;
     if ((flags & F_MORE_LABELS) === 0)
         return false;
-    return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
+    const more = cols.moreLabels[i];
+    for (let k = 0; k < laterCount(more); k++)
+        if (laterAt(more, k).validity !== "unreviewed")
+            return true;
+    return false;
 }
 /** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
  * a closure per row). */
-function findLabel(events, revision, validity) {
-    for (const e of events)
+function findLabel(held, revision, validity) {
+    for (let k = 0; k < laterCount(held); k++) {
+        const e = laterAt(held, k);
         if (e.revision === revision && e.validity === validity)
             return e;
+    }
     return undefined;
 }
 /**
@@ -29182,6 +29225,67 @@ function tableBenchmarks(b, universe) {
     return { column, names };
 }
 
+;// CONCATENATED MODULE: ./src/read/builder/id-order.ts
+/**
+ * Task numbers in the code-unit order of their ids (compareCodeUnits), for the dataset order of
+ * a revision's tasks: the one sort of every task a read makes. The same order as sorting with
+ * compareCodeUnits, in less time: the numbers are first counted into buckets by their id's first
+ * code unit (ASCII ones a bucket each, every other one in a last bucket, which sorts after them
+ * all), so each comparison sort is over a smaller bucket, with a comparator that compares two
+ * strings once, not twice (the ids are distinct: see idOrder).
+ */
+/** Buckets: 0 for "", 1 + c for an ASCII first code unit c, ASCII_BUCKETS + 1 for any other. */
+const ASCII_BUCKETS = 128;
+const BUCKETS = ASCII_BUCKETS + 2;
+function bucketOf(id) {
+    if (id.length === 0)
+        return 0;
+    const c = id.charCodeAt(0);
+    return c < ASCII_BUCKETS ? c + 1 : ASCII_BUCKETS + 1;
+}
+/**
+ * Sorts `tasks` (task numbers, indices into `ids`) in place so that their ids are in code-unit
+ * order. The ids of the numbers in `tasks` must be pairwise distinct (a revision's task ids are):
+ * two numbers whose ids are equal are left in an unspecified order.
+ */
+function idOrder(tasks, ids) {
+    const n = tasks.length;
+    const starts = new Int32Array(BUCKETS + 1);
+    const buckets = new Uint8Array(n);
+    for (let k = 0; k < n; k++) {
+        const bucket = bucketOf(ids[tasks[k] ?? 0] ?? "");
+        buckets[k] = bucket;
+        starts[bucket + 1] = (starts[bucket + 1] ?? 0) + 1;
+    }
+    for (let c = 0; c < BUCKETS; c++)
+        starts[c + 1] = (starts[c + 1] ?? 0) + (starts[c] ?? 0);
+    const fill = starts.slice();
+    // (Sorted as Arrays: V8's typed-array sort with a comparator is slower.)
+    const sorted = new Array(n);
+    for (let k = 0; k < n; k++) {
+        const bucket = buckets[k] ?? 0;
+        const at = fill[bucket] ?? 0;
+        sorted[at] = tasks[k] ?? 0;
+        fill[bucket] = at + 1;
+    }
+    // (One string comparison a call: distinct ids are never equal, and a number equals only itself.)
+    const before = (x, y) => ((ids[x] ?? "") < (ids[y] ?? "") ? -1 : x === y ? 0 : 1);
+    let w = 0;
+    for (let c = 0; c < BUCKETS; c++) {
+        const from = starts[c] ?? 0;
+        const to = starts[c + 1] ?? 0;
+        if (to - from > 1) {
+            const part = sorted.slice(from, to);
+            part.sort(before);
+            for (let k = 0; k < part.length; k++)
+                tasks[w++] = part[k] ?? 0;
+        }
+        else if (to > from) {
+            tasks[w++] = sorted[from] ?? 0;
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/read/builder/dataset-finish.ts
 /**
  * The builder's last step: the Dataset (the compared tasks in dataset order, as a ColumnTaskTable),
@@ -29189,6 +29293,7 @@ function tableBenchmarks(b, universe) {
  * only the whole input shows (two labels at a task's highest revision, a cluster conflict, a
  * reviews file that labels no compared task).
  */
+
 
 
 
@@ -29301,16 +29406,8 @@ function datasetOrder(b) {
         universe[at] = i;
         fill[r] = at + 1;
     }
-    for (let r = 0; r < revisions; r++) {
-        // Sorted as an Array: V8's typed-array sort with a comparator is slower.
-        const from = start[r] ?? 0;
-        // (Copied by index: Array.from walks a typed array through its iterator, an object a task.)
-        const part = new Array((start[r + 1] ?? 0) - from);
-        for (let k = 0; k < part.length; k++)
-            part[k] = universe[from + k] ?? 0;
-        part.sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
-        universe.set(part, from);
-    }
+    for (let r = 0; r < revisions; r++)
+        idOrder(universe.subarray(start[r] ?? 0, start[r + 1] ?? 0), ids);
     return universe;
 }
 /** The dataset revisions the compared (or ranked) models have rows under. */
@@ -29385,7 +29482,9 @@ function countLabels(b, i, flags, revisions, late) {
             topCode = cols.label0Validity[i] ?? 0;
         count++;
     }
-    for (const e of cols.moreLabels.get(i)?.events ?? []) {
+    const more = cols.moreLabels[i];
+    for (let k = 0; k < laterCount(more); k++) {
+        const e = laterAt(more, k);
         revisions.add(e.revision);
         count++;
         if (e.revision !== top)
@@ -29546,7 +29645,7 @@ function addToTable(b, table, u, i, e) {
     const flags = cols.flags[i] ?? 0;
     const evidence = cols.evidence[i];
     table.setTask(u, i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i), (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i));
-    const more = (flags & F_MORE_LABELS) === 0 ? undefined : cols.moreLabels.get(i)?.events;
+    const more = (flags & F_MORE_LABELS) === 0 ? undefined : cols.moreLabels[i];
     const first = (flags & F_LABEL0) !== 0;
     if (more === undefined || (first && laterInOrder(cols, i, more))) {
         // The labels in history order as held (one, the usual case, or the first then the later
@@ -29556,8 +29655,8 @@ function addToTable(b, table, u, i, e) {
             const own = (flags & F_LABEL0_OWN) !== 0;
             table.setEvent(k++, cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
         }
-        for (const ev of more ?? [])
-            setLabelEvent(table, k++, ev, evidence);
+        for (let m = 0; m < laterCount(more); m++)
+            setLabelEvent(table, k++, laterAt(more, m), evidence);
         return;
     }
     // (labelsOf makes a new list: sorted in place.)

@@ -40,10 +40,17 @@ export interface LabelEvent {
   evidence: string[] | undefined;
 }
 
-/** A task's labels after its first, in the order found; by labelKey once there are many. */
-export interface MoreLabels {
-  readonly events: LabelEvent[];
-  index: Map<string, LabelEvent> | undefined;
+/** A task's labels after its first: one held alone (the usual case: no array a task), or several. */
+export type LaterLabels = LabelEvent | LabelEvent[];
+
+/** How many labels `held` is (undefined: none). */
+export function laterCount(held: LaterLabels | undefined): number {
+  return held === undefined ? 0 : Array.isArray(held) ? held.length : 1;
+}
+
+/** The k-th of the labels `held`, for a k below laterCount(held) (so `held` is defined). */
+export function laterAt(held: LaterLabels | undefined, k: number): LabelEvent {
+  return Array.isArray(held) ? (held[k] as LabelEvent) : (held as LabelEvent);
 }
 
 /** A further harness revision of a (compared model, task): how its rows came, the attempts seen. */
@@ -423,7 +430,14 @@ export class TaskColumns {
   readonly label0Evidence = new Map<number, string[] | undefined>();
   /** Task → reviewer and note of its first label, when given (a review). */
   readonly label0Meta = new Map<number, { reviewer: string | undefined; note: string | undefined }>();
-  readonly moreLabels = new Map<number, MoreLabels>();
+  /**
+   * Task → its labels after the first, in the order found (F_MORE_LABELS): by task number, not a
+   * Map, and a lone one without an array: an export whose models label a task differently has
+   * one on every task, and each object or Map entry a task costs time to make and to collect.
+   */
+  readonly moreLabels: (LaterLabels | undefined)[] = [];
+  /** Task → its later labels by labelKey, once it has LABEL_SCAN_MAX of them (label-history.ts). */
+  readonly labelIndex = new Map<number, Map<string, LabelEvent>>();
   /** Task → the first row that contradicted its cluster. */
   readonly clusterConflicts = new Map<number, { readonly value: string; readonly src: number }>();
   /**
@@ -454,6 +468,7 @@ export class TaskColumns {
     this.taskIds.push(taskId);
     this.evidence.push(undefined);
     this.clusters.push(undefined);
+    this.moreLabels.push(undefined);
     this.revision[i] = revision;
     this.topRevision[i] = -1;
     this.baseline.push();

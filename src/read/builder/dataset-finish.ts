@@ -24,6 +24,8 @@ import {
   F_LABEL0,
   F_LABEL0_OWN,
   F_MORE_LABELS,
+  laterAt,
+  laterCount,
   TaskIndex,
   type LabelEvent,
   type ModelColumns,
@@ -35,6 +37,7 @@ import { historyOrder, hasLabel, labelsOf, laterInOrder, ownEvidence } from "./l
 import { validityCode } from "../../core/model.js";
 import { ColumnTaskTable, small } from "./task-table.js";
 import { datasetMetrics, metricsOf, tableBenchmarks } from "./finish-columns.js";
+import { idOrder } from "./id-order.js";
 
 /** A results file read to its end without a row: its index, and its size in bytes. */
 export interface EmptyFile {
@@ -155,15 +158,7 @@ function datasetOrder(b: BuilderState): Uint32Array {
     universe[at] = i;
     fill[r] = at + 1;
   }
-  for (let r = 0; r < revisions; r++) {
-    // Sorted as an Array: V8's typed-array sort with a comparator is slower.
-    const from = start[r] ?? 0;
-    // (Copied by index: Array.from walks a typed array through its iterator, an object a task.)
-    const part = new Array<number>((start[r + 1] ?? 0) - from);
-    for (let k = 0; k < part.length; k++) part[k] = universe[from + k] ?? 0;
-    part.sort((a, b) => compareCodeUnits(ids[a] ?? "", ids[b] ?? ""));
-    universe.set(part, from);
-  }
+  for (let r = 0; r < revisions; r++) idOrder(universe.subarray(start[r] ?? 0, start[r + 1] ?? 0), ids);
   return universe;
 }
 
@@ -248,7 +243,9 @@ function countLabels(
     if (revision === top) topCode = cols.label0Validity[i] ?? 0;
     count++;
   }
-  for (const e of cols.moreLabels.get(i)?.events ?? []) {
+  const more = cols.moreLabels[i];
+  for (let k = 0; k < laterCount(more); k++) {
+    const e = laterAt(more, k);
     revisions.add(e.revision);
     count++;
     if (e.revision !== top) continue;
@@ -423,7 +420,7 @@ function addToTable(b: BuilderState, table: ColumnTaskTable, u: number, i: numbe
     (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i),
     (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i),
   );
-  const more = (flags & F_MORE_LABELS) === 0 ? undefined : cols.moreLabels.get(i)?.events;
+  const more = (flags & F_MORE_LABELS) === 0 ? undefined : cols.moreLabels[i];
   const first = (flags & F_LABEL0) !== 0;
   if (more === undefined || (first && laterInOrder(cols, i, more))) {
     // The labels in history order as held (one, the usual case, or the first then the later
@@ -440,7 +437,7 @@ function addToTable(b: BuilderState, table: ColumnTaskTable, u: number, i: numbe
         cols.label0Meta.get(i),
       );
     }
-    for (const ev of more ?? []) setLabelEvent(table, k++, ev, evidence);
+    for (let m = 0; m < laterCount(more); m++) setLabelEvent(table, k++, laterAt(more, m), evidence);
     return;
   }
   // (labelsOf makes a new list: sorted in place.)

@@ -6,10 +6,10 @@
  * compared model ran.
  *
  * A task's first label is held inline in the columns (label0*), later ones as LabelEvents
- * (MoreLabels, by labelKey once there are many). A label's evidence is the task's list (packed:
- * packed-evidence.ts) while it holds the same items, else a list of its own. Beside the state, for
- * speed only, EvidenceMemo and LastAdded (label-memo.ts) let the rows that repeat a label and its
- * items skip searching the task's lists.
+ * (moreLabels; by labelKey in labelIndex once there are many). A label's evidence is the task's
+ * list (packed: packed-evidence.ts) while it holds the same items, else a list of its own. Beside
+ * the state, for speed only, EvidenceMemo and LastAdded (label-memo.ts) let the rows that repeat
+ * a label and its items skip searching the task's lists.
  *
  * The builder is one object made in layers, one a file: BuilderState (builder-state.ts, what the
  * parts share), LabelHistory (here), DatasetBuilder (dataset-builder.ts, the row path). One
@@ -34,8 +34,10 @@ import {
   F_LABEL0,
   F_LABEL0_OWN,
   F_MORE_LABELS,
+  laterAt,
+  laterCount,
+  type LaterLabels,
   type LabelEvent,
-  type MoreLabels,
   type TaskColumns,
 } from "./builder-columns.js";
 import { BuilderState } from "./builder-state.js";
@@ -53,7 +55,7 @@ export function labelKey(revision: number, validity: Validity): string {
 export class LabelHistory extends BuilderState {
   /** The task whose later labels were looked up last, and those labels. */
   private lastMoreTask = -1;
-  private lastMore: MoreLabels | undefined = undefined;
+  private lastMore: LaterLabels | undefined = undefined;
   /** Beside the state, for speed only: a result row's label and evidence last added to a task
    * (made once a task's evidence differs between its rows). */
   private memo: EvidenceMemo | undefined = undefined;
@@ -142,10 +144,10 @@ export class LabelHistory extends BuilderState {
   }
 
   /** Task i's labels after its first (looked up once for a run of rows of one task). */
-  private moreLabels(i: number): MoreLabels | undefined {
+  private moreLabels(i: number): LaterLabels | undefined {
     if (i !== this.lastMoreTask) {
       this.lastMoreTask = i;
-      this.lastMore = this.cols.moreLabels.get(i);
+      this.lastMore = this.cols.moreLabels[i];
     }
     return this.lastMore;
   }
@@ -198,15 +200,16 @@ export class LabelHistory extends BuilderState {
   private laterLabel(i: number, flags: number, revision: number, validity: Validity): LabelEvent | undefined {
     const more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
     if (more === undefined) return undefined;
-    return more.index !== undefined
-      ? more.index.get(labelKey(revision, validity))
-      : findLabel(more.events, revision, validity);
+    const index = laterCount(more) >= LABEL_SCAN_MAX ? this.cols.labelIndex.get(i) : undefined;
+    return index !== undefined
+      ? index.get(labelKey(revision, validity))
+      : findLabel(more, revision, validity);
   }
 
   /** Whether task i already holds as many labels as allowed (then reported, at `src`). */
   private labelsCapPassed(i: number, flags: number, src: number): boolean {
     const more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
-    const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + (more?.events.length ?? 0);
+    const count = ((flags & F_LABEL0) === 0 ? 0 : 1) + laterCount(more);
     if (count < this.limits.maxLabelsPerTask) return false;
     this.capPassed(
       src,
@@ -243,20 +246,14 @@ export class LabelHistory extends BuilderState {
       if (reviewer !== undefined || note !== undefined) cols.label0Meta.set(i, { reviewer, note });
     } else {
       event = { revision, validity, src, reviewer, note, own, evidence: undefined };
-      let more = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
-      if (more === undefined) {
-        more = { events: [event], index: undefined };
-        cols.moreLabels.set(i, more);
+      const held = (flags & F_MORE_LABELS) === 0 ? undefined : this.moreLabels(i);
+      if (held === undefined) {
+        cols.moreLabels[i] = event;
         cols.flags[i] = flags | F_MORE_LABELS;
         this.lastMoreTask = i;
-        this.lastMore = more;
+        this.lastMore = event;
       } else {
-        more.events.push(event);
-      }
-      if (more.index !== undefined) {
-        more.index.set(labelKey(revision, validity), event);
-      } else if (more.events.length + 1 > LABEL_SCAN_MAX) {
-        more.index = new Map(more.events.map((e) => [labelKey(e.revision, e.validity), e]));
+        this.addLater(i, held, event);
       }
     }
     if (revision > (cols.topRevision[i] ?? -1)) {
@@ -264,6 +261,28 @@ export class LabelHistory extends BuilderState {
       cols.topValidity[i] = code;
     }
     return event;
+  }
+
+  /** A later label of task i besides those it holds (`held`), indexed once there are many. */
+  private addLater(i: number, held: LaterLabels, event: LabelEvent): void {
+    const cols = this.cols;
+    let more: LabelEvent[];
+    if (Array.isArray(held)) {
+      more = held;
+      more.push(event);
+    } else {
+      more = [held, event];
+      cols.moreLabels[i] = more;
+      this.lastMoreTask = i;
+      this.lastMore = more;
+    }
+    // (Labels come one at a time: the index is made when the count reaches LABEL_SCAN_MAX.)
+    const key = labelKey(event.revision, event.validity);
+    if (more.length > LABEL_SCAN_MAX) {
+      cols.labelIndex.get(i)?.set(key, event);
+    } else if (more.length === LABEL_SCAN_MAX) {
+      cols.labelIndex.set(i, new Map(more.map((e) => [labelKey(e.revision, e.validity), e])));
+    }
   }
 
   /**
@@ -387,7 +406,9 @@ export class LabelHistory extends BuilderState {
       cols.label0Evidence.set(i, copy());
     }
     if ((flags & F_MORE_LABELS) === 0) return;
-    for (const e of this.moreLabels(i)?.events ?? []) {
+    const more = this.moreLabels(i);
+    for (let k = 0; k < laterCount(more); k++) {
+      const e = laterAt(more, k);
       if (e !== event && !e.own) {
         e.own = true;
         e.evidence = copy();
@@ -475,7 +496,8 @@ export function labelsOf(cols: TaskColumns, i: number, flags: number): LabelEven
       evidence: own ? cols.label0Evidence.get(i) : undefined,
     });
   }
-  for (const e of cols.moreLabels.get(i)?.events ?? []) out.push(e);
+  const more = cols.moreLabels[i];
+  for (let k = 0; k < laterCount(more); k++) out.push(laterAt(more, k));
   return out;
 }
 
@@ -485,10 +507,11 @@ export function historyOrder(a: LabelEvent, b: LabelEvent): number {
 }
 
 /** Whether task i's later labels follow its first in history order (as they usually come). */
-export function laterInOrder(cols: TaskColumns, i: number, later: readonly LabelEvent[]): boolean {
+export function laterInOrder(cols: TaskColumns, i: number, later: LaterLabels): boolean {
   let revision = cols.label0Revision[i] ?? 0;
   let src = cols.label0Src[i] ?? 0;
-  for (const e of later) {
+  for (let k = 0; k < laterCount(later); k++) {
+    const e = laterAt(later, k);
     if (e.revision < revision || (e.revision === revision && e.src < src)) return false;
     revision = e.revision;
     src = e.src;
@@ -501,17 +524,18 @@ export function hasLabel(cols: TaskColumns, i: number): boolean {
   const flags = cols.flags[i] ?? 0;
   if ((flags & F_LABEL0) !== 0 && cols.label0Validity[i] !== validityCode("unreviewed")) return true;
   if ((flags & F_MORE_LABELS) === 0) return false;
-  return (cols.moreLabels.get(i)?.events ?? []).some((e) => e.validity !== "unreviewed");
+  const more = cols.moreLabels[i];
+  for (let k = 0; k < laterCount(more); k++) if (laterAt(more, k).validity !== "unreviewed") return true;
+  return false;
 }
 
 /** The label (revision, validity) of a task's later labels (a loop: `find` with a closure cost
  * a closure per row). */
-function findLabel(
-  events: readonly LabelEvent[],
-  revision: number,
-  validity: Validity,
-): LabelEvent | undefined {
-  for (const e of events) if (e.revision === revision && e.validity === validity) return e;
+function findLabel(held: LaterLabels, revision: number, validity: Validity): LabelEvent | undefined {
+  for (let k = 0; k < laterCount(held); k++) {
+    const e = laterAt(held, k);
+    if (e.revision === revision && e.validity === validity) return e;
+  }
   return undefined;
 }
 
