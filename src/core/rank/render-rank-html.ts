@@ -162,12 +162,15 @@ export function rankHtmlBody(r: RankReport): string[] {
   );
   add(body, scoreSection(r));
   add(body, pairSection(r));
+  const header = leaderboardHeader(r);
   body.push(
     "<h2>Leaderboard</h2>",
     htmlTable(
-      leaderboardHeader(r).map((s) => f.gen(s)),
+      header.map((s) => f.gen(s)),
       leaderboardRows(r, f),
-      { numeric: [0, 2] },
+      // The group is a number: aligned as one, and its header is not broken mid-word when the
+      // model column takes the width.
+      { numeric: [0, 2, header.indexOf("group")] },
     ),
     p(f.gen(RANK_NOTE)),
   );
