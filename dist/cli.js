@@ -43513,7 +43513,11 @@ function rankHtmlBody(r) {
     rank_sections_add(body, warningBoxes(head.warnings, (w) => w));
     rank_sections_add(body, scoreSection(r));
     rank_sections_add(body, pairSection(r));
-    body.push("<h2>Leaderboard</h2>", htmlTable(leaderboardHeader(r).map((s) => render_rank_html_f.gen(s)), leaderboardRows(r, render_rank_html_f), { numeric: [0, 2] }), render_rank_html_p(render_rank_html_f.gen(RANK_NOTE)));
+    const header = leaderboardHeader(r);
+    body.push("<h2>Leaderboard</h2>", htmlTable(header.map((s) => render_rank_html_f.gen(s)), leaderboardRows(r, render_rank_html_f), 
+    // The group is a number: aligned as one, and its header is not broken mid-word when the
+    // model column takes the width.
+    { numeric: [0, 2, header.indexOf("group")] }), render_rank_html_p(render_rank_html_f.gen(RANK_NOTE)));
     rank_sections_add(body, reviewSection(r));
     body.push("<h2>Common set</h2>", render_rank_html_p(render_rank_html_f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`)), htmlTable(COMMON_HEADER.map((s) => render_rank_html_f.gen(s)), commonRows(r, render_rank_html_f), { numeric: [1, 2] }), "<h2>Settings and provenance</h2>");
     rank_sections_add(body, settingsLines(r, render_rank_html_f).map((s) => render_rank_html_p(s, "small")));

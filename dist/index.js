@@ -86064,7 +86064,11 @@ function render_rank_html_rankHtmlBody(r) {
     add(body, warningBoxes(head.warnings, (w) => w));
     add(body, scoreSection(r));
     add(body, pairSection(r));
-    body.push("<h2>Leaderboard</h2>", htmlTable(leaderboardHeader(r).map((s) => f.gen(s)), leaderboardRows(r, f), { numeric: [0, 2] }), p(f.gen(RANK_NOTE)));
+    const header = leaderboardHeader(r);
+    body.push("<h2>Leaderboard</h2>", htmlTable(header.map((s) => f.gen(s)), leaderboardRows(r, f), 
+    // The group is a number: aligned as one, and its header is not broken mid-word when the
+    // model column takes the width.
+    { numeric: [0, 2, header.indexOf("group")] }), p(f.gen(RANK_NOTE)));
     add(body, reviewSection(r));
     body.push("<h2>Common set</h2>", p(f.gen(`${r.common_tasks} tasks every ranked model has a score on (${r.common_valid_tasks} valid, ${r.unresolved_tasks} open), of ${r.universe_tasks} non-broken tasks any of them ran. A model's absence would add back the tasks only it lacks:`)), htmlTable(COMMON_HEADER.map((s) => f.gen(s)), commonRows(r, f), { numeric: [1, 2] }), "<h2>Settings and provenance</h2>");
     add(body, settingsLines(r, f).map((s) => p(s, "small")));
