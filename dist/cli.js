@@ -5216,8 +5216,9 @@ function codeList(items, limit) {
 
 /**
  * A mean per task, to 4 significant digits (docs/spec.md §4.5): metrics run from fractions of a
- * cent to 10⁵ tokens. From 10,000 up the rounded figure is written in full with thousands
- * separators (374,400 tokens, not 3.744e+5); below 10⁻⁶ in exponent form (1.235e-7).
+ * cent to 10⁵ tokens. From 1,000 up the rounded figure is written in full with thousands
+ * separators (8,555 and 374,400 tokens, not 3.744e+5: one style beside each other); below 10⁻⁶
+ * in exponent form (1.235e-7).
  */
 function formatMetric(x) {
     if (x === null)
@@ -5226,7 +5227,7 @@ function formatMetric(x) {
         return "0";
     const s = x.toPrecision(4);
     const rounded = Number(s);
-    if (Math.abs(rounded) >= 10_000)
+    if (Math.abs(rounded) >= 1_000)
         return rounded.toLocaleString("en-US", { maximumFractionDigits: 0 });
     return s.includes("e") ? s : String(rounded);
 }
