@@ -1,6 +1,7 @@
 /**
  * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
- * name), hashed with SHA-256 over its raw bytes as they are read, split into lines by
+ * name), hashed with SHA-256 over its raw bytes as they are read (a large plain file on a thread of
+ * its own: hash-thread.ts), split into lines by
  * line-splitter.ts (an overlong line is reported and skipped without ever being held whole; BOMs,
  * CR before LF and blank lines are dropped).
  *
@@ -9,13 +10,14 @@
  * into one message. Only a bug in `onLine` propagates as an exception.
  */
 
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { open, type FileHandle } from "node:fs/promises";
 import { Transform, type TransformCallback } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, type Gunzip } from "node:zlib";
 
 import { describeFsError, errorCode, errorMessage } from "./fs-errors.js";
+import { HASH_THREAD_MIN_BYTES, HashThread } from "./hash-thread.js";
 import {
   LineSplitter,
   type ByteLines,
@@ -89,6 +91,7 @@ export async function streamLines(
   let handlerError: unknown;
   let bytesRead = 0;
   let gunzip: Gunzip | undefined;
+  let thread: HashThread | undefined;
   try {
     const head = Buffer.alloc(6);
     const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
@@ -99,9 +102,10 @@ export async function streamLines(
       return { sha256: undefined, nonBlankLines: 0 };
     }
 
-    // Hashed on this thread, chunk by chunk: a hash thread reading the file beside it did not pay
-    // on two cores (BENCHMARKS.md).
+    // A large plain file is hashed beside the read (hash-thread.ts); the rest on this thread,
+    // chunk by chunk (a gzip file's compressed bytes are few for the lines they hold).
     const hash = createHash("sha256");
+    if (!gzip && (await fh.stat()).size >= HASH_THREAD_MIN_BYTES) thread = HashThread.start(READ_CHUNK_BYTES);
     const take = (chunk: Buffer): void => {
       try {
         splitter.push(chunk);
@@ -134,8 +138,7 @@ export async function streamLines(
         return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
       }
     } else {
-      await readPlain(fh, (chunk) => {
-        hash.update(chunk);
+      await readPlain(fh, thread ?? hashHere(hash), (chunk) => {
         take(chunk);
         return !splitter.refused;
       });
@@ -148,7 +151,10 @@ export async function streamLines(
       handlerError = e;
       throw e;
     }
-    return { sha256: hash.digest("hex"), nonBlankLines: splitter.nonBlankLines };
+    // A hash thread that failed leaves the file to be hashed again here.
+    const sha256 =
+      thread === undefined ? hash.digest("hex") : ((await thread.digest()) ?? (await hashByPosition(fh)));
+    return { sha256, nonBlankLines: splitter.nonBlankLines };
   } catch (e) {
     if (handlerFailed) throw handlerError;
     const code = errorCode(e);
@@ -169,21 +175,61 @@ export async function streamLines(
     }
     return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
   } finally {
+    await thread?.stop();
     await fh.close().catch(() => undefined);
+  }
+}
+
+/** The buffers a plain file is read into, and where each chunk read is hashed. */
+interface ChunkHash {
+  /** A buffer of READ_CHUNK_BYTES for the next chunk, free of every earlier use. */
+  buffer(): Buffer | Promise<Buffer>;
+  /** The chunk just read into the last buffer given. */
+  update(chunk: Buffer): void;
+}
+
+/**
+ * Hashing on this thread, with two buffers used in turn: the next chunk is read (on libuv's
+ * thread pool) while this one's lines are handled, and no new buffer per chunk, which would leave
+ * dead buffers between collections. The splitter copies what it carries to the next chunk, and
+ * the chunk handler returns once the chunk is used, before its buffer is read into again.
+ */
+function hashHere(hash: Hash): ChunkHash {
+  let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  let next = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  return {
+    buffer: () => {
+      [spare, next] = [next, spare];
+      return spare;
+    },
+    update: (chunk) => hash.update(chunk),
+  };
+}
+
+/** Hashes the file again from its start, on this thread (a hash thread failed). */
+async function hashByPosition(fh: FileHandle): Promise<string> {
+  const hash = createHash("sha256");
+  const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  for (let position = 0; ;) {
+    const { bytesRead } = await fh.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) return hash.digest("hex");
+    hash.update(buffer.subarray(0, bytesRead));
+    position += bytesRead;
   }
 }
 
 /**
  * Reads a plain file from its start, giving each chunk to `onChunk` until it returns false or the
- * file ends. Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
- * one's lines are handled, instead of this thread waiting for each read; and no new buffer per
- * chunk, which would leave dead buffers between collections. The splitter copies what it carries
- * to the next chunk, and `onChunk` returns once the chunk is used, before its buffer is read into
- * again.
+ * file ends. The next chunk is read while this one's lines are handled; `chunks` says into which
+ * buffer, and hashes each chunk as it is read.
  */
-async function readPlain(fh: FileHandle, onChunk: (chunk: Buffer) => boolean): Promise<void> {
-  let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-  let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+async function readPlain(
+  fh: FileHandle,
+  chunks: ChunkHash,
+  onChunk: (chunk: Buffer) => boolean,
+): Promise<void> {
+  const first = chunks.buffer();
+  let buffer = first instanceof Promise ? await first : first;
   let position = 0;
   let reading: Promise<{ bytesRead: number }> | undefined = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
   try {
@@ -192,8 +238,10 @@ async function readPlain(fh: FileHandle, onChunk: (chunk: Buffer) => boolean): P
       reading = undefined;
       if (n === 0) return;
       const chunk = buffer.subarray(0, n);
+      chunks.update(chunk);
       position += n;
-      [buffer, spare] = [spare, buffer];
+      const next = chunks.buffer();
+      buffer = next instanceof Promise ? await next : next;
       reading = fh.read(buffer, 0, READ_CHUNK_BYTES, position);
       if (!onChunk(chunk)) return;
     }
