@@ -75715,6 +75715,176 @@ function describeFsError(e) {
     return fsCodeWords(e) ?? `cannot read the file (${errorCode(e) ?? errorMessage(e)})`;
 }
 
+// EXTERNAL MODULE: external "node:worker_threads"
+var external_node_worker_threads_ = __nccwpck_require__(5919);
+;// CONCATENATED MODULE: ./src/read/lines/hash-thread.ts
+/**
+ * SHA-256 of a large plain file on a thread of its own, over the very bytes the reader reads.
+ *
+ * The hash is native but synchronous: on the reading thread it is about a tenth of a task-heavy
+ * export's read. Here the reader reads each chunk into a slot of a small ring of shared memory and
+ * goes on with its lines; a worker hashes the slots in order. Nothing is read twice and nothing
+ * is copied, so with no core to spare the work is the same as hashing on the reading thread, and
+ * with one the hash is off the critical path. (A thread that read the file a second time, by its
+ * own fd, cost that second read on a busy machine and did not pay: BENCHMARKS.md.)
+ *
+ * The reader may reuse a slot only once the worker has hashed it: the worker publishes how many
+ * chunks it has hashed, and the reader awaits that count (Atomics.waitAsync: the event loop
+ * runs, so a worker that dies is noticed) in the rare case it is ahead by a whole ring. A worker
+ * that cannot start, fails or dies leaves `digest()` undefined: the caller then hashes the file
+ * again by position, so the digest never depends on threads being available.
+ */
+
+/** Plain files from this size are hashed on a thread: below it, starting one costs more than it
+ * saves (and its memory would show in the peak RSS of small exports). */
+const HASH_THREAD_MIN_BYTES = 64 * 1024 * 1024;
+/** Slots in the ring: the reader runs this many chunks ahead of the hash at most. */
+const SLOTS = 8;
+// The control words (Int32 each): chunks handed over, chunks hashed, the total once the read has
+// ended (-1 before), a sequence number bumped on every change of the first or the third (what the
+// worker sleeps on), then each slot's byte count.
+const FILLED = 0;
+const HASHED = 1;
+const TOTAL = 2;
+const SEQ = 3;
+const LENGTHS = 4;
+/** The worker: only node: built-ins, run from text (it needs none of the bundle). */
+const HASH_THREAD_SOURCE = `
+"use strict";
+const { parentPort, workerData } = require("node:worker_threads");
+const { createHash } = require("node:crypto");
+const ctrl = new Int32Array(workerData.control);
+const data = workerData.data;
+const slotBytes = workerData.slotBytes;
+const hash = createHash("sha256");
+let done = 0;
+for (;;) {
+  const seq = Atomics.load(ctrl, ${SEQ});
+  const filled = Atomics.load(ctrl, ${FILLED});
+  while (done < filled) {
+    const slot = done % ${SLOTS};
+    hash.update(new Uint8Array(data, slot * slotBytes, Atomics.load(ctrl, ${LENGTHS} + slot)));
+    done++;
+    Atomics.store(ctrl, ${HASHED}, done);
+    Atomics.notify(ctrl, ${HASHED});
+  }
+  const total = Atomics.load(ctrl, ${TOTAL});
+  if (total >= 0 && done >= total) break;
+  if (done === Atomics.load(ctrl, ${FILLED})) Atomics.wait(ctrl, ${SEQ}, seq);
+}
+parentPort.postMessage({ digest: hash.digest("hex"), chunks: done });
+`;
+/** How long the reader waits for a slot before it looks again whether the worker is still there. */
+const WAIT_SLICE_MS = 100;
+class HashThread {
+    worker;
+    control;
+    slots;
+    /** Buffers handed out so far (the next one is slot `given % SLOTS`). */
+    given = 0;
+    filled = 0;
+    /** Set once the worker has failed or exited without a digest: the caller hashes again. */
+    failed = false;
+    ended = false;
+    answer;
+    constructor(worker, control, data, slotBytes) {
+        this.worker = worker;
+        this.control = new Int32Array(control);
+        this.slots = Array.from({ length: SLOTS }, (_, k) => Buffer.from(data, k * slotBytes, slotBytes));
+        this.answer = new Promise((settle) => {
+            const fail = () => {
+                this.failed = true;
+                settle(undefined);
+            };
+            worker.once("message", (m) => {
+                if (typeof m === "object" &&
+                    m !== null &&
+                    "digest" in m &&
+                    typeof m.digest === "string" &&
+                    "chunks" in m &&
+                    m.chunks === this.filled)
+                    settle(m.digest);
+                else
+                    fail();
+            });
+            worker.once("error", fail);
+            worker.once("exit", fail);
+        });
+    }
+    /**
+     * Starts the worker, with slots of `slotBytes`; undefined when no thread can be started (the
+     * caller hashes on its own thread). `source` is the worker's script: the tests pass one that
+     * fails.
+     */
+    static start(slotBytes, source = HASH_THREAD_SOURCE) {
+        const control = new SharedArrayBuffer(4 * (LENGTHS + SLOTS));
+        new Int32Array(control)[TOTAL] = -1;
+        const data = new SharedArrayBuffer(SLOTS * slotBytes);
+        let worker;
+        try {
+            worker = new external_node_worker_threads_.Worker(source, {
+                eval: true,
+                workerData: { control, data, slotBytes },
+                // It only hashes: a small heap keeps its share of the peak RSS small.
+                resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
+            });
+        }
+        catch {
+            return undefined;
+        }
+        return new HashThread(worker, control, data, slotBytes);
+    }
+    /** The buffer to read the next chunk into, once the worker is done with what it held. */
+    buffer() {
+        const i = this.given++;
+        const slot = this.slots[i % SLOTS];
+        // Chunk i reuses the slot of chunk i - SLOTS: that one must be hashed.
+        const needed = i - SLOTS + 1;
+        if (this.failed || Atomics.load(this.control, HASHED) >= needed)
+            return slot;
+        return this.slotFreed(needed).then(() => slot);
+    }
+    async slotFreed(needed) {
+        const atomics = Atomics;
+        for (;;) {
+            const hashed = Atomics.load(this.control, HASHED);
+            if (this.failed || hashed >= needed)
+                return;
+            const w = atomics.waitAsync(this.control, HASHED, hashed, WAIT_SLICE_MS);
+            if (w.async)
+                await w.value;
+        }
+    }
+    /** The chunk just read into the last buffer given: the worker hashes it. */
+    update(chunk) {
+        if (this.failed || this.ended)
+            return;
+        const slot = this.filled % SLOTS;
+        Atomics.store(this.control, LENGTHS + slot, chunk.length);
+        this.filled++;
+        Atomics.store(this.control, FILLED, this.filled);
+        Atomics.add(this.control, SEQ, 1);
+        Atomics.notify(this.control, SEQ);
+    }
+    /** The digest of every chunk given, once the file is read; undefined if the worker failed. */
+    async digest() {
+        if (!this.failed && !this.ended) {
+            this.ended = true;
+            Atomics.store(this.control, TOTAL, this.filled);
+            Atomics.add(this.control, SEQ, 1);
+            Atomics.notify(this.control, SEQ);
+        }
+        const digest = await this.answer;
+        await this.stop();
+        return digest;
+    }
+    /** Stops the worker (a read that ended early, or after the digest). */
+    async stop() {
+        this.ended = true;
+        await this.worker.terminate();
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/read/lines/line-splitter.ts
 /**
  * Splits the bytes of a file into lines, on LF, counting bytes so that an overlong line is
@@ -76079,7 +76249,8 @@ function isBlank(bytes, begin, end) {
 ;// CONCATENATED MODULE: ./src/read/lines/file-stream.ts
 /**
  * Streams one input file as lines: plain or gzip (detected by the magic bytes 1f 8b, not by the
- * name), hashed with SHA-256 over its raw bytes as they are read, split into lines by
+ * name), hashed with SHA-256 over its raw bytes as they are read (a large plain file on a thread of
+ * its own: hash-thread.ts), split into lines by
  * line-splitter.ts (an overlong line is reported and skipped without ever being held whole; BOMs,
  * CR before LF and blank lines are dropped).
  *
@@ -76087,6 +76258,7 @@ function isBlank(bytes, begin, end) {
  * to `onProblem` instead of being thrown, so that the caller can collect the problems of all files
  * into one message. Only a bug in `onLine` propagates as an exception.
  */
+
 
 
 
@@ -76143,6 +76315,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
     let handlerError;
     let bytesRead = 0;
     let gunzip;
+    let thread;
     try {
         const head = Buffer.alloc(6);
         const headBytes = (await fh.read(head, 0, head.length, 0)).bytesRead;
@@ -76152,9 +76325,11 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             onProblem(undefined, unsupported);
             return { sha256: undefined, nonBlankLines: 0 };
         }
-        // Hashed on this thread, chunk by chunk: a hash thread reading the file beside it did not pay
-        // on two cores (BENCHMARKS.md).
+        // A large plain file is hashed beside the read (hash-thread.ts); the rest on this thread,
+        // chunk by chunk (a gzip file's compressed bytes are few for the lines they hold).
         const hash = (0,external_node_crypto_.createHash)("sha256");
+        if (!gzip && (await fh.stat()).size >= HASH_THREAD_MIN_BYTES)
+            thread = HashThread.start(READ_CHUNK_BYTES);
         const take = (chunk) => {
             try {
                 splitter.push(chunk);
@@ -76190,8 +76365,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             }
         }
         else {
-            await readPlain(fh, (chunk) => {
-                hash.update(chunk);
+            await readPlain(fh, thread ?? hashHere(hash), (chunk) => {
                 take(chunk);
                 return !splitter.refused;
             });
@@ -76206,7 +76380,9 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             handlerError = e;
             throw e;
         }
-        return { sha256: hash.digest("hex"), nonBlankLines: splitter.nonBlankLines };
+        // A hash thread that failed leaves the file to be hashed again here.
+        const sha256 = thread === undefined ? hash.digest("hex") : ((await thread.digest()) ?? (await hashByPosition(fh)));
+        return { sha256, nonBlankLines: splitter.nonBlankLines };
     }
     catch (e) {
         if (handlerFailed)
@@ -76226,20 +76402,47 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
         return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
     }
     finally {
+        await thread?.stop();
         await fh.close().catch(() => undefined);
     }
 }
 /**
- * Reads a plain file from its start, giving each chunk to `onChunk` until it returns false or the
- * file ends. Two buffers, used in turn: the next chunk is read (on libuv's thread pool) while this
- * one's lines are handled, instead of this thread waiting for each read; and no new buffer per
- * chunk, which would leave dead buffers between collections. The splitter copies what it carries
- * to the next chunk, and `onChunk` returns once the chunk is used, before its buffer is read into
- * again.
+ * Hashing on this thread, with two buffers used in turn: the next chunk is read (on libuv's
+ * thread pool) while this one's lines are handled, and no new buffer per chunk, which would leave
+ * dead buffers between collections. The splitter copies what it carries to the next chunk, and
+ * the chunk handler returns once the chunk is used, before its buffer is read into again.
  */
-async function readPlain(fh, onChunk) {
-    let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+function hashHere(hash) {
     let spare = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let next = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    return {
+        buffer: () => {
+            [spare, next] = [next, spare];
+            return spare;
+        },
+        update: (chunk) => hash.update(chunk),
+    };
+}
+/** Hashes the file again from its start, on this thread (a hash thread failed). */
+async function hashByPosition(fh) {
+    const hash = (0,external_node_crypto_.createHash)("sha256");
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    for (let position = 0;;) {
+        const { bytesRead } = await fh.read(buffer, 0, buffer.length, position);
+        if (bytesRead === 0)
+            return hash.digest("hex");
+        hash.update(buffer.subarray(0, bytesRead));
+        position += bytesRead;
+    }
+}
+/**
+ * Reads a plain file from its start, giving each chunk to `onChunk` until it returns false or the
+ * file ends. The next chunk is read while this one's lines are handled; `chunks` says into which
+ * buffer, and hashes each chunk as it is read.
+ */
+async function readPlain(fh, chunks, onChunk) {
+    const first = chunks.buffer();
+    let buffer = first instanceof Promise ? await first : first;
     let position = 0;
     let reading = fh.read(buffer, 0, READ_CHUNK_BYTES, 0);
     try {
@@ -76249,8 +76452,10 @@ async function readPlain(fh, onChunk) {
             if (n === 0)
                 return;
             const chunk = buffer.subarray(0, n);
+            chunks.update(chunk);
             position += n;
-            [buffer, spare] = [spare, buffer];
+            const next = chunks.buffer();
+            buffer = next instanceof Promise ? await next : next;
             reading = fh.read(buffer, 0, READ_CHUNK_BYTES, position);
             if (!onChunk(chunk))
                 return;
