@@ -3,11 +3,14 @@
  * turns of the ring (the reader waits for slots), and never a wrong one or a hang when the worker
  * fails: `digest()` is then undefined and streamLines hashes the file again itself. streamLines
  * is run here with the thread from 1 KiB (the module mocked), so that its path is tested on files
- * of a few chunks.
+ * of a few chunks; the module built alone runs in a process of its own for what only a process
+ * with nothing else pending shows.
  */
 import { createHash } from "node:crypto";
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { build } from "vite";
 import { describe, expect, it, vi } from "vitest";
 
 import { HashThread } from "../../../src/read/lines/hash-thread.js";
@@ -93,6 +96,50 @@ describe("HashThread", () => {
       if (thread === undefined) return;
       // 40 chunks: five turns of the ring, so the reader must notice the failure to go on.
       expect(await hashThrough(thread, pseudoRandomBytes(40 * 1024, 9), [1024])).toBeUndefined();
+    }
+  });
+
+  it("goes on in a process with nothing else to wait for when its worker dies mid-read", async () => {
+    // Under vitest something always holds the event loop open; a CLI run has only the read. So
+    // the module is built alone and run in a process of its own: a reader a whole ring ahead of a
+    // worker that dies must still get its slots and finish (not exit with a pending await).
+    const dir = tempDir();
+    await build({
+      configFile: false,
+      logLevel: "silent",
+      root: process.cwd(),
+      build: {
+        ssr: "src/read/lines/hash-thread.ts",
+        outDir: dir,
+        minify: false,
+        rolldownOptions: { output: { format: "es", entryFileNames: "hash-thread.mjs" } },
+      },
+    });
+    const script = join(dir, "run.mjs");
+    writeFileSync(
+      script,
+      `import { HashThread } from "./hash-thread.mjs";
+const thread = HashThread.start(1024, process.argv[2] || undefined);
+let chunks = 0;
+for (; chunks < 40; chunks++) {
+  const slot = await thread.buffer();
+  thread.update(slot.subarray(0, 1024));
+}
+console.log(JSON.stringify({ chunks, digest: (await thread.digest()) ?? null }));
+`,
+    );
+    // (The slots are never written: 40 KiB of zero bytes.)
+    const zeros = sha256(Buffer.alloc(40 * 1024));
+    for (const [source, digest] of [
+      ["", zeros],
+      [FAILING_AT_START, null],
+      [EXITS_QUIETLY, null],
+    ] as const) {
+      const run = spawnSync(process.execPath, [script, source], { encoding: "utf8", timeout: 20_000 });
+      expect({ status: run.status, stdout: run.stdout.trim() }).toStrictEqual({
+        status: 0,
+        stdout: JSON.stringify({ chunks: 40, digest }),
+      });
     }
   });
 
