@@ -24226,11 +24226,12 @@ const external_node_worker_threads_namespaceObject = __WEBPACK_EXTERNAL_createRe
  * goes on with its lines; a worker hashes the slots in order. Nothing is read twice and nothing
  * is copied, so with no core to spare the work is the same as hashing on the reading thread, and
  * with one the hash is off the critical path. (A thread that read the file a second time, by its
- * own fd, cost that second read on a busy machine and did not pay: BENCHMARKS.md.)
+ * own fd, showed no clear gain on a busy machine: BENCHMARKS.md.)
  *
  * The reader may reuse a slot only once the worker has hashed it: the worker publishes how many
- * chunks it has hashed, and the reader awaits that count (Atomics.waitAsync: the event loop
- * runs, so a worker that dies is noticed) in the rare case it is ahead by a whole ring. A worker
+ * chunks it has hashed, and the reader awaits that count or the worker's end (Atomics.waitAsync:
+ * the event loop runs, so a worker that dies is noticed) in the rare case it is ahead by a whole
+ * ring. A worker
  * that cannot start, fails or dies leaves `digest()` undefined: the caller then hashes the file
  * again by position, so the digest never depends on threads being available.
  */
@@ -24351,8 +24352,10 @@ class HashThread {
             if (this.failed || hashed >= needed)
                 return;
             const w = atomics.waitAsync(this.control, HASHED, hashed, WAIT_SLICE_MS);
+            // (Raced with the worker's end: a wait on shared memory holds no event loop open, so with
+            // the worker gone and nothing else pending, Node would exit mid-read.)
             if (w.async)
-                await w.value;
+                await Promise.race([w.value, this.answer]);
         }
     }
     /** The chunk just read into the last buffer given: the worker hashes it. */
