@@ -138,7 +138,7 @@ export async function streamLines(
         return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
       }
     } else {
-      await readPlain(fh, thread ?? hashHere(hash), (chunk) => {
+      bytesRead = await readPlain(fh, thread ?? hashHere(hash), (chunk) => {
         take(chunk);
         return !splitter.refused;
       });
@@ -153,7 +153,16 @@ export async function streamLines(
     }
     // A hash thread that failed leaves the file to be hashed again here.
     const sha256 =
-      thread === undefined ? hash.digest("hex") : ((await thread.digest()) ?? (await hashByPosition(fh)));
+      thread === undefined
+        ? hash.digest("hex")
+        : ((await thread.digest()) ?? (await hashAgain(fh, bytesRead)));
+    if (sha256 === undefined) {
+      onProblem(
+        undefined,
+        "the file changed while it was read (it is now shorter): read it again once it is written",
+      );
+      return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+    }
     return { sha256, nonBlankLines: splitter.nonBlankLines };
   } catch (e) {
     if (handlerFailed) throw handlerError;
@@ -206,28 +215,32 @@ function hashHere(hash: Hash): ChunkHash {
   };
 }
 
-/** Hashes the file again from its start, on this thread (a hash thread failed). */
-async function hashByPosition(fh: FileHandle): Promise<string> {
+/**
+ * Hashes the `length` bytes read again from the file's start, on this thread (a hash thread
+ * failed); undefined when the file no longer has them.
+ */
+async function hashAgain(fh: FileHandle, length: number): Promise<string | undefined> {
   const hash = createHash("sha256");
   const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-  for (let position = 0; ;) {
-    const { bytesRead } = await fh.read(buffer, 0, buffer.length, position);
-    if (bytesRead === 0) return hash.digest("hex");
+  for (let position = 0; position < length;) {
+    const { bytesRead } = await fh.read(buffer, 0, Math.min(buffer.length, length - position), position);
+    if (bytesRead === 0) return undefined;
     hash.update(buffer.subarray(0, bytesRead));
     position += bytesRead;
   }
+  return hash.digest("hex");
 }
 
 /**
  * Reads a plain file from its start, giving each chunk to `onChunk` until it returns false or the
- * file ends. The next chunk is read while this one's lines are handled; `chunks` says into which
- * buffer, and hashes each chunk as it is read.
+ * file ends; the bytes read. The next chunk is read while this one's lines are handled; `chunks`
+ * says into which buffer, and hashes each chunk as it is read.
  */
 async function readPlain(
   fh: FileHandle,
   chunks: ChunkHash,
   onChunk: (chunk: Buffer) => boolean,
-): Promise<void> {
+): Promise<number> {
   const first = chunks.buffer();
   let buffer = first instanceof Promise ? await first : first;
   let position = 0;
@@ -236,14 +249,14 @@ async function readPlain(
     for (;;) {
       const n = (await reading).bytesRead;
       reading = undefined;
-      if (n === 0) return;
+      if (n === 0) return position;
       const chunk = buffer.subarray(0, n);
       chunks.update(chunk);
       position += n;
       const next = chunks.buffer();
       buffer = next instanceof Promise ? await next : next;
       reading = fh.read(buffer, 0, READ_CHUNK_BYTES, position);
-      if (!onChunk(chunk)) return;
+      if (!onChunk(chunk)) return position;
     }
   } finally {
     // A stop, or a handler that threw, left the next chunk's read running: it must not outlive the

@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "vite";
 import { describe, expect, it, vi } from "vitest";
@@ -180,6 +180,30 @@ describe("streamLines with the hash thread", () => {
       expect(threadSource.started).toBe(before + 1);
     }
     threadSource.value = undefined;
+  });
+
+  it("reports a file cut short while it was read when the thread failed and it is hashed again", async () => {
+    const path = join(tempDir(), "cut.jsonl");
+    writeFileSync(path, bytes);
+    threadSource.value = FAILING_AT_START;
+    const problems: string[] = [];
+    let cut = false;
+    const r = await streamLines(
+      path,
+      (_t, _b, _e, line) => {
+        if (line === 40_000 && !cut) {
+          cut = true;
+          truncateSync(path, 1000);
+        }
+      },
+      (_line, message) => problems.push(message),
+    );
+    threadSource.value = undefined;
+    expect(cut).toBe(true);
+    expect(r.sha256).toBeUndefined();
+    expect(problems).toStrictEqual([
+      "the file changed while it was read (it is now shorter): read it again once it is written",
+    ]);
   });
 
   it("starts no thread for a file under the size, nor for a gzip file", async () => {
