@@ -76368,7 +76368,7 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             }
         }
         else {
-            await readPlain(fh, thread ?? hashHere(hash), (chunk) => {
+            bytesRead = await readPlain(fh, thread ?? hashHere(hash), (chunk) => {
                 take(chunk);
                 return !splitter.refused;
             });
@@ -76384,7 +76384,13 @@ async function streamLines(absPath, onLine, onProblem, firstLine) {
             throw e;
         }
         // A hash thread that failed leaves the file to be hashed again here.
-        const sha256 = thread === undefined ? hash.digest("hex") : ((await thread.digest()) ?? (await hashByPosition(fh)));
+        const sha256 = thread === undefined
+            ? hash.digest("hex")
+            : ((await thread.digest()) ?? (await hashAgain(fh, bytesRead)));
+        if (sha256 === undefined) {
+            onProblem(undefined, "the file changed while it was read (it is now shorter): read it again once it is written");
+            return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
+        }
         return { sha256, nonBlankLines: splitter.nonBlankLines };
     }
     catch (e) {
@@ -76426,22 +76432,26 @@ function hashHere(hash) {
         update: (chunk) => hash.update(chunk),
     };
 }
-/** Hashes the file again from its start, on this thread (a hash thread failed). */
-async function hashByPosition(fh) {
+/**
+ * Hashes the `length` bytes read again from the file's start, on this thread (a hash thread
+ * failed); undefined when the file no longer has them.
+ */
+async function hashAgain(fh, length) {
     const hash = (0,external_node_crypto_.createHash)("sha256");
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-    for (let position = 0;;) {
-        const { bytesRead } = await fh.read(buffer, 0, buffer.length, position);
+    for (let position = 0; position < length;) {
+        const { bytesRead } = await fh.read(buffer, 0, Math.min(buffer.length, length - position), position);
         if (bytesRead === 0)
-            return hash.digest("hex");
+            return undefined;
         hash.update(buffer.subarray(0, bytesRead));
         position += bytesRead;
     }
+    return hash.digest("hex");
 }
 /**
  * Reads a plain file from its start, giving each chunk to `onChunk` until it returns false or the
- * file ends. The next chunk is read while this one's lines are handled; `chunks` says into which
- * buffer, and hashes each chunk as it is read.
+ * file ends; the bytes read. The next chunk is read while this one's lines are handled; `chunks`
+ * says into which buffer, and hashes each chunk as it is read.
  */
 async function readPlain(fh, chunks, onChunk) {
     const first = chunks.buffer();
@@ -76453,7 +76463,7 @@ async function readPlain(fh, chunks, onChunk) {
             const n = (await reading).bytesRead;
             reading = undefined;
             if (n === 0)
-                return;
+                return position;
             const chunk = buffer.subarray(0, n);
             chunks.update(chunk);
             position += n;
@@ -76461,7 +76471,7 @@ async function readPlain(fh, chunks, onChunk) {
             buffer = next instanceof Promise ? await next : next;
             reading = fh.read(buffer, 0, READ_CHUNK_BYTES, position);
             if (!onChunk(chunk))
-                return;
+                return position;
         }
     }
     finally {
