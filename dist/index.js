@@ -75742,13 +75742,17 @@ const HASH_THREAD_MIN_BYTES = 64 * 1024 * 1024;
 /** Slots in the ring: the reader runs this many chunks ahead of the hash at most. */
 const SLOTS = 8;
 // The control words (Int32 each): chunks handed over, chunks hashed, the total once the read has
-// ended (-1 before), a sequence number bumped on every change of the first or the third (what the
-// worker sleeps on), then each slot's byte count.
+// ended (-1 before), then each slot's byte count.
 const FILLED = 0;
 const HASHED = 1;
 const TOTAL = 2;
-const SEQ = 3;
-const LENGTHS = 4;
+const LENGTHS = 3;
+/**
+ * How long the idle worker sleeps before it looks for chunks again. The reader does not wake it
+ * for each chunk: a wake is a system call on the reading thread, about as dear as hashing the
+ * chunk there. It wakes it only once the read has ended.
+ */
+const POLL_MS = 1;
 /** The worker: only node: built-ins, run from text (it needs none of the bundle). */
 const HASH_THREAD_SOURCE = `
 "use strict";
@@ -75760,7 +75764,6 @@ const slotBytes = workerData.slotBytes;
 const hash = createHash("sha256");
 let done = 0;
 for (;;) {
-  const seq = Atomics.load(ctrl, ${SEQ});
   const filled = Atomics.load(ctrl, ${FILLED});
   while (done < filled) {
     const slot = done % ${SLOTS};
@@ -75771,7 +75774,7 @@ for (;;) {
   }
   const total = Atomics.load(ctrl, ${TOTAL});
   if (total >= 0 && done >= total) break;
-  if (done === Atomics.load(ctrl, ${FILLED})) Atomics.wait(ctrl, ${SEQ}, seq);
+  Atomics.wait(ctrl, ${FILLED}, done, ${POLL_MS});
 }
 parentPort.postMessage({ digest: hash.digest("hex"), chunks: done });
 `;
@@ -75866,16 +75869,13 @@ class HashThread {
         Atomics.store(this.control, LENGTHS + slot, chunk.length);
         this.filled++;
         Atomics.store(this.control, FILLED, this.filled);
-        Atomics.add(this.control, SEQ, 1);
-        Atomics.notify(this.control, SEQ);
     }
     /** The digest of every chunk given, once the file is read; undefined if the worker failed. */
     async digest() {
         if (!this.failed && !this.ended) {
             this.ended = true;
             Atomics.store(this.control, TOTAL, this.filled);
-            Atomics.add(this.control, SEQ, 1);
-            Atomics.notify(this.control, SEQ);
+            Atomics.notify(this.control, FILLED);
         }
         const digest = await this.answer;
         await this.stop();
