@@ -10,10 +10,9 @@
  *
  * The reader may reuse a slot only once the worker has hashed it: the worker publishes how many
  * chunks it has hashed, and the reader awaits that count or the worker's end (Atomics.waitAsync:
- * the event loop runs, so a worker that dies is noticed) in the rare case it is ahead by a whole
- * ring. A worker
- * that cannot start, fails or dies leaves `digest()` undefined: the caller then hashes the file
- * again by position, so the digest never depends on threads being available.
+ * the event loop runs, so a worker that dies is noticed) in the rare case it is a whole ring
+ * ahead. A worker that cannot start, fails or dies leaves `digest()` undefined: the caller then
+ * hashes the bytes it read again itself, so the digest never depends on threads being available.
  */
 
 import { Worker } from "node:worker_threads";
@@ -34,8 +33,8 @@ const LENGTHS = 3;
 
 /**
  * How long the idle worker sleeps before it looks for chunks again. The reader does not wake it
- * for each chunk: a wake is a system call on the reading thread, about as dear as hashing the
- * chunk there. It wakes it only once the read has ended.
+ * for each chunk (a wake is a system call on the reading thread, a chunk), only once the read has
+ * ended; the ring gives the worker many milliseconds of slack.
  */
 const POLL_MS = 1;
 
