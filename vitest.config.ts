@@ -4,10 +4,11 @@ import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
- * The suite in three projects that run side by side: `bundle`, every test file that starts the
+ * The suite in four projects that run side by side: `bundle`, every test file that starts the
  * committed bundle (dist/*.js) as a child process (its helpers runDist, cliBundle, runBundle);
- * `browser`, the Chromium rendering tests; `unit`, everything else, in-process. Found by name and
- * content here, so a new test file lands in the right project by itself. .ci/run runs
+ * `browser`, the Chromium rendering tests; `mocking`, the in-process files that mock a module
+ * (vi.mock); `unit`, everything else, in-process. Found by name and content here, so a new test
+ * file lands in the right project by itself. .ci/run runs
  * `--project bundle` once more on Node 24.
  */
 const testFiles = readdirSync("test", { recursive: true, encoding: "utf8" })
@@ -16,6 +17,10 @@ const testFiles = readdirSync("test", { recursive: true, encoding: "utf8" })
 const BROWSER = testFiles.filter((f) => /^test\/report\/browser-[^/]*\.test\.ts$/.test(f));
 const BUNDLE = testFiles.filter(
   (f) => !BROWSER.includes(f) && /\b(?:runDist|cliBundle|runBundle)\(/.test(readFileSync(f, "utf8")),
+);
+// A file that mocks a module must not share its module graph with others (see `unit`).
+const MOCKING = testFiles.filter(
+  (f) => !BROWSER.includes(f) && !BUNDLE.includes(f) && /\bvi\.mock\(/.test(readFileSync(f, "utf8")),
 );
 
 export default defineConfig({
@@ -29,15 +34,18 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: "bundle", include: BUNDLE } },
       { extends: true, test: { name: "browser", include: BROWSER } },
+      { extends: true, test: { name: "mocking", include: MOCKING } },
       {
         extends: true,
         test: {
           name: "unit",
-          include: testFiles.filter((f) => !BUNDLE.includes(f) && !BROWSER.includes(f)),
+          include: testFiles.filter(
+            (f) => !BUNDLE.includes(f) && !BROWSER.includes(f) && !MOCKING.includes(f),
+          ),
           // In-process tests share a worker's module graph from file to file instead of importing
           // src/ afresh for each (a third of their CPU time): nothing in src/ keeps state across
-          // calls but caches keyed by their inputs, and no unit test mocks a module or changes the
-          // process's globals (atomic-write.test.ts mocks node:fs/promises; it is a bundle test).
+          // calls but caches keyed by their inputs, and no unit test mocks a module (those run in
+          // `mocking`, each file with its own graph) or changes the process's globals.
           isolate: false,
         },
       },
