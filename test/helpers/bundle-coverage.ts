@@ -17,10 +17,63 @@ import type { CoverageProvider, CoverageProviderModule, ReportContext } from "vi
 
 import { BUNDLE_COVERAGE_ENV } from "./gate-node.js";
 
+interface Range {
+  readonly start: { readonly line: number; readonly column: number | null };
+  readonly end: { readonly line: number; readonly column: number | null };
+}
+interface FunctionEntry {
+  readonly name: string;
+  readonly decl: Range;
+  readonly loc: Range;
+  readonly line: number;
+}
+/** A file's coverage as istanbul holds it (the part used here). */
+interface FileCoverageData {
+  fnMap: Record<string, FunctionEntry>;
+  f: Record<string, number>;
+}
+/** What a bundle's coverage converts to: each file's coverage, by path. */
+type CoverageMapData = Record<string, FileCoverageData>;
 /** The part of istanbul-lib-coverage's CoverageMap used here. */
 interface CoverageMap {
-  merge(other: CoverageMap): void;
+  merge(other: CoverageMap | CoverageMapData): void;
   filter(keep: (file: string) => boolean): void;
+  files(): string[];
+  fileCoverageFor(file: string): { data: FileCoverageData };
+}
+
+/**
+ * Gives a bundle's functions the locations the in-process coverage has for them. Mapped back
+ * through a bundle's source map, a function starts at column 0 of its line, and istanbul merges
+ * functions by location: without this, each function would count once in-process and once more
+ * for each bundle, uncovered there when that bundle's runs never call it. A bundle's function
+ * takes the location of the one in-process function that starts on its line, so their counts add
+ * up; where several start on that line its count cannot be told apart, and it is dropped (the
+ * in-process counts stand); on a line with none (a file the tests never load) it stays as it is.
+ */
+export function alignFunctions(bundle: CoverageMapData, inProcess: CoverageMap): void {
+  const known = new Set(inProcess.files());
+  for (const [file, data] of Object.entries(bundle)) {
+    if (!known.has(file)) continue;
+    const byLine = new Map<number, FunctionEntry[]>();
+    for (const fn of Object.values(inProcess.fileCoverageFor(file).data.fnMap)) {
+      const line = fn.decl.start.line;
+      byLine.set(line, [...(byLine.get(line) ?? []), fn]);
+    }
+    for (const [key, fn] of Object.entries(data.fnMap)) {
+      const same = byLine.get(fn.decl.start.line);
+      if (same === undefined) continue;
+      const [only] = same;
+      if (same.length === 1 && only !== undefined) {
+        data.fnMap[key] = { ...fn, name: only.name, decl: only.decl, loc: only.loc, line: only.line };
+      } else {
+        // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- istanbul's keyed records
+        delete data.fnMap[key];
+        // eslint-disable-next-line @typescript-eslint/no-dynamic-delete -- istanbul's keyed records
+        delete data.f[key];
+      }
+    }
+  }
 }
 
 interface ProcessCov {
@@ -42,7 +95,7 @@ interface V8Internals {
     wrapperLength: number,
     sources: { code: string; map: unknown },
     functions: Profiler.FunctionCoverage[],
-  ): Promise<CoverageMap>;
+  ): Promise<CoverageMapData>;
   options: { reportsDirectory: string };
 }
 
@@ -88,6 +141,7 @@ const module: CoverageProviderModule = {
           { code, map: sourceMap },
           script.functions,
         );
+        alignFunctions(converted, map);
         map.merge(converted);
       }
       map.filter((file) => provider.isIncluded(file));
