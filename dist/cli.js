@@ -24277,7 +24277,7 @@ for (;;) {
 }
 parentPort.postMessage({ digest: hash.digest("hex"), chunks: done });
 `;
-/** How long the reader waits for a slot before it looks again whether the worker is still there. */
+/** A bound on each wait for a slot (the wait also ends with the worker): no waiter outlives it long. */
 const WAIT_SLICE_MS = 100;
 class HashThread {
     worker;

@@ -73,7 +73,7 @@ interface AtomicsWaitAsync {
   ): { async: false; value: string } | { async: true; value: Promise<string> };
 }
 
-/** How long the reader waits for a slot before it looks again whether the worker is still there. */
+/** A bound on each wait for a slot (the wait also ends with the worker): no waiter outlives it long. */
 const WAIT_SLICE_MS = 100;
 
 export class HashThread {
