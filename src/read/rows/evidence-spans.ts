@@ -9,13 +9,51 @@ import { SEPARATOR_CODE } from "./packed-evidence.js";
 import { sameBytes, sameChars, slice } from "./scanner-parts.js";
 
 /**
- * Whether the n ASCII items of spans (in `b`) joined by the packed list's separator are the
- * characters of `list` (so SpanPacker would make a string equal to it).
+ * Whether the n ASCII items of spans (in `b`, whose byte 0 `v` reads at `base`) joined by the packed
+ * list's separator are the characters of `list` (so SpanPacker would make a string equal to it).
+ * An ASCII list is compared as bytes, four at a time, against its UTF-8 encoding, kept while the
+ * next row expects the same list: comparing code units one by one was most of the evidence's scan
+ * on exports whose rows repeat a task's list.
  */
-export function spansAre(b: Buffer, spans: Int32Array, n: number, list: string): boolean {
-  let size = n - 1;
-  for (let k = 0; k < n; k++) size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
-  if (size !== list.length) return false;
+export class ListMatcher {
+  private list = "";
+  /** Whether `bytes` holds `list` (every character ASCII: one byte each). */
+  private ascii = false;
+  private bytes = Buffer.alloc(256);
+  private view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length);
+
+  spansAre(b: Buffer, spans: Int32Array, n: number, v: DataView, base: number, list: string): boolean {
+    let size = n - 1;
+    for (let k = 0; k < n; k++) size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
+    if (size !== list.length) return false;
+    if (list !== this.list) this.encode(list);
+    if (!this.ascii) return spansAreChars(b, spans, n, list);
+    const lv = this.view;
+    let at = 0;
+    for (let k = 0; k < n; k++) {
+      if (k > 0 && lv.getUint8(at++) !== SEPARATOR_CODE) return false;
+      const begin = spans[2 * k] ?? 0;
+      const length = (spans[2 * k + 1] ?? 0) - begin;
+      if (!sameBytes(v, base + begin, lv, at, length)) return false;
+      at += length;
+    }
+    return true;
+  }
+
+  private encode(list: string): void {
+    // Room for 4 bytes more than one a character: a list with a character outside ASCII then
+    // writes more bytes than it has characters even when cut short.
+    if (list.length + 4 > this.bytes.length) {
+      this.bytes = Buffer.alloc(Math.max(list.length + 4, 2 * this.bytes.length));
+      this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length);
+    }
+    this.list = list;
+    this.ascii = this.bytes.write(list, 0, "utf8") === list.length;
+  }
+}
+
+/** ListMatcher.spansAre for a list with a character outside ASCII, a character at a time. */
+function spansAreChars(b: Buffer, spans: Int32Array, n: number, list: string): boolean {
   let at = 0;
   for (let k = 0; k < n; k++) {
     if (k > 0 && list.charCodeAt(at++) !== SEPARATOR_CODE) return false;

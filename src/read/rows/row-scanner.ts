@@ -35,7 +35,7 @@
 
 import { MAX_EVIDENCE_LENGTH, MAX_EVIDENCE_PER_TASK, MAX_ID_LENGTH, MAX_METRICS } from "../limits.js";
 import { MetricScanner } from "./metric-scanner.js";
-import { distinctSpans, SpanPacker, spansAre } from "./evidence-spans.js";
+import { distinctSpans, ListMatcher, SpanPacker } from "./evidence-spans.js";
 import type { ExportRow } from "./row-checks.js";
 import {
   F_TASK,
@@ -114,6 +114,7 @@ export class RowScanner {
   private spans = new Int32Array(2 * MAX_EVIDENCE_PER_TASK);
   /** Puts a packed evidence list together (packEvidence). */
   private readonly packer = new SpanPacker();
+  private readonly listMatcher = new ListMatcher();
   private readonly evidenceArrays: string[][] = Array.from({ length: REUSED_EVIDENCE_LENGTHS + 1 }, (_, n) =>
     new Array<string>(n).fill(""),
   );
@@ -636,7 +637,14 @@ export class RowScanner {
     }
     if (packable && n >= 2 && distinctSpans(this.spans, n, this.view, this.base)) {
       // (The task's list itself when the row gives exactly its items: see expect.)
-      out.packedEvidence = spansAre(b, this.spans, n, this.expectedList)
+      out.packedEvidence = this.listMatcher.spansAre(
+        b,
+        this.spans,
+        n,
+        this.view,
+        this.base,
+        this.expectedList,
+      )
         ? this.expectedList
         : this.packer.pack(this.spans, n, this.view, this.base);
       out.packedItems = n;
