@@ -79312,15 +79312,54 @@ function nameEnd(b, begin, end) {
 
 
 /**
- * Whether the n ASCII items of spans (in `b`) joined by the packed list's separator are the
- * characters of `list` (so SpanPacker would make a string equal to it).
+ * Whether the n ASCII items of spans (in `b`, whose byte 0 `v` reads at `base`) joined by the packed
+ * list's separator are the characters of `list` (so SpanPacker would make a string equal to it).
+ * An ASCII list is compared as bytes, four at a time, against its UTF-8 encoding, kept while the
+ * next row expects the same list: comparing code units one by one was most of the evidence's scan
+ * on exports whose rows repeat a task's list.
  */
-function spansAre(b, spans, n, list) {
-    let size = n - 1;
-    for (let k = 0; k < n; k++)
-        size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
-    if (size !== list.length)
-        return false;
+class ListMatcher {
+    list = "";
+    /** Whether `bytes` holds `list` (every character ASCII: one byte each). */
+    ascii = false;
+    bytes = Buffer.alloc(256);
+    view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length);
+    spansAre(b, spans, n, v, base, list) {
+        let size = n - 1;
+        for (let k = 0; k < n; k++)
+            size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
+        if (size !== list.length)
+            return false;
+        if (list !== this.list)
+            this.encode(list);
+        if (!this.ascii)
+            return spansAreChars(b, spans, n, list);
+        const lv = this.view;
+        let at = 0;
+        for (let k = 0; k < n; k++) {
+            if (k > 0 && lv.getUint8(at++) !== SEPARATOR_CODE)
+                return false;
+            const begin = spans[2 * k] ?? 0;
+            const length = (spans[2 * k + 1] ?? 0) - begin;
+            if (!sameBytes(v, base + begin, lv, at, length))
+                return false;
+            at += length;
+        }
+        return true;
+    }
+    encode(list) {
+        // Room for 4 bytes more than one a character: a list with a character outside ASCII then
+        // writes more bytes than it has characters even when cut short.
+        if (list.length + 4 > this.bytes.length) {
+            this.bytes = Buffer.alloc(Math.max(list.length + 4, 2 * this.bytes.length));
+            this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length);
+        }
+        this.list = list;
+        this.ascii = this.bytes.write(list, 0, "utf8") === list.length;
+    }
+}
+/** ListMatcher.spansAre for a list with a character outside ASCII, a character at a time. */
+function spansAreChars(b, spans, n, list) {
     let at = 0;
     for (let k = 0; k < n; k++) {
         if (k > 0 && list.charCodeAt(at++) !== SEPARATOR_CODE)
@@ -79434,6 +79473,7 @@ class RowScanner {
     spans = new Int32Array(2 * MAX_EVIDENCE_PER_TASK);
     /** Puts a packed evidence list together (packEvidence). */
     packer = new SpanPacker();
+    listMatcher = new ListMatcher();
     evidenceArrays = Array.from({ length: REUSED_EVIDENCE_LENGTHS + 1 }, (_, n) => new Array(n).fill(""));
     dataset = new RepeatCache();
     harness = new RepeatCache();
@@ -80011,7 +80051,7 @@ class RowScanner {
         }
         if (packable && n >= 2 && distinctSpans(this.spans, n, this.view, this.base)) {
             // (The task's list itself when the row gives exactly its items: see expect.)
-            out.packedEvidence = spansAre(b, this.spans, n, this.expectedList)
+            out.packedEvidence = this.listMatcher.spansAre(b, this.spans, n, this.view, this.base, this.expectedList)
                 ? this.expectedList
                 : this.packer.pack(this.spans, n, this.view, this.base);
             out.packedItems = n;
