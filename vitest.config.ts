@@ -5,7 +5,8 @@ import { defineConfig } from "vitest/config";
 
 /**
  * The suite in four projects that run side by side: `bundle`, every test file that starts the
- * committed bundle (dist/*.js) as a child process (its helpers runDist, cliBundle, runBundle);
+ * committed bundle (dist/*.js) as a child process (its helpers runDist, cliBundle, runBundle) or
+ * the Node that runs it (spawnGateNode);
  * `browser`, the Chromium rendering tests; `mocking`, the in-process files that mock a module
  * (vi.mock); `unit`, everything else, in-process. Found by name and content here, so a new test
  * file lands in the right project by itself. .ci/run runs
@@ -16,7 +17,8 @@ const testFiles = readdirSync("test", { recursive: true, encoding: "utf8" })
   .map((f) => join("test", f).replaceAll("\\", "/"));
 const BROWSER = testFiles.filter((f) => /^test\/report\/browser-[^/]*\.test\.ts$/.test(f));
 const BUNDLE = testFiles.filter(
-  (f) => !BROWSER.includes(f) && /\b(?:runDist|cliBundle|runBundle)\(/.test(readFileSync(f, "utf8")),
+  (f) =>
+    !BROWSER.includes(f) && /\b(?:runDist|cliBundle|runBundle|spawnGateNode)\(/.test(readFileSync(f, "utf8")),
 );
 // A file that mocks a module must not share its module graph with others (see `unit`).
 const MOCKING = testFiles.filter(

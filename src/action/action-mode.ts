@@ -40,6 +40,8 @@ export interface ActionDeps {
   readonly today: string;
   /** A full garbage collection for large reads (src/io/full-collection.ts); absent: none asked. */
   readonly collectGarbage?: () => void;
+  /** The young generation's cap for large reads (src/io/young-generation.ts); absent: none. */
+  readonly youngGeneration?: () => void;
 }
 
 /** The policy that decides, as the "Policy" phase found it (with its recent history when asked). */
@@ -63,7 +65,14 @@ export interface ModeRun<I extends ActionInputs> {
 /** The part of a read request (src/read: evaluate's RunRequest, rank's RankRequest) both modes share. */
 export type ReadBasis = Pick<
   RunRequest,
-  "previous" | "results" | "reviews" | "policy" | "today" | "displayPath" | "collectGarbage"
+  | "previous"
+  | "results"
+  | "reviews"
+  | "policy"
+  | "today"
+  | "displayPath"
+  | "collectGarbage"
+  | "youngGeneration"
 >;
 
 /** A mode's decision: the report, and what the GitHub phase needs beyond it. */

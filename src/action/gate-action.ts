@@ -204,6 +204,7 @@ async function decidePhases<I extends ActionInputs, R extends object, P>(
             today: deps.today,
             displayPath: (abs) => bases?.names.get(abs) ?? displayPath(abs),
             ...(deps.collectGarbage === undefined ? {} : { collectGarbage: deps.collectGarbage }),
+            ...(deps.youngGeneration === undefined ? {} : { youngGeneration: deps.youngGeneration }),
           },
           deps,
         },

@@ -158,6 +158,7 @@ export async function evaluateCommand(argv: readonly string[], io: CliIo): Promi
     // Name files as the user typed them, so messages and provenance match the command line.
     displayPath: (p) => given.find((f) => f.abs === p)?.shown ?? p,
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
+    ...(io.youngGeneration === undefined ? {} : { youngGeneration: io.youngGeneration }),
   };
   const gateInputs = await readRunInputs(request);
   let report = runGate(gateInputs.dataset, gateInputs.policy, gateInputs.options);

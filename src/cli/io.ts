@@ -6,4 +6,6 @@ export interface CliIo {
   readonly now: () => Date;
   /** A full garbage collection for large reads (src/io/full-collection.ts); absent: none asked. */
   readonly collectGarbage?: () => void;
+  /** The young generation's cap for large reads (src/io/young-generation.ts); absent: none. */
+  readonly youngGeneration?: () => void;
 }

@@ -154,6 +154,7 @@ export async function rankCommand(argv: readonly string[], io: CliIo): Promise<n
         : { results: previousResults.map(abs), reviews: previousReviews.map(abs) },
     displayPath: (p) => displayAs(p, inputs, abs),
     ...(io.collectGarbage === undefined ? {} : { collectGarbage: io.collectGarbage }),
+    ...(io.youngGeneration === undefined ? {} : { youngGeneration: io.youngGeneration }),
   });
   const report = rankByBenchmark(rankInputs.data, rankInputs.policy, {
     reference: plan.reference,

@@ -65,7 +65,15 @@ export interface ReadOptions {
    * COLLECT_MIN_TASKS tasks or more, once the read-only state is dropped; never changes the Dataset.
    */
   readonly collectGarbage?: () => void;
+  /**
+   * Called every YOUNG_GENERATION_CHECK_LINES lines of a results file (src/io/young-generation.ts:
+   * holds V8's young generation at a cap as the read grows); never changes the Dataset.
+   */
+  readonly youngGeneration?: () => void;
 }
+
+/** Lines of a results file between two calls of ReadOptions.youngGeneration (a power of 2). */
+export const YOUNG_GENERATION_CHECK_LINES = 4096;
 
 interface InputFile {
   readonly given: string;
@@ -215,6 +223,7 @@ async function readFiles(
   let rowsRead = 0;
   let complete = true;
   const emptyResults: EmptyFile[] = [];
+  const youngGeneration = opts.youngGeneration;
   for (let i = 0; i < files.length; i++) {
     const f = files[i];
     if (f === undefined) continue;
@@ -228,6 +237,8 @@ async function readFiles(
         ? {
             bytes: (bytes: Buffer, begin: number, end: number, line: number): void => {
               builder.addResultBytes(bytes, begin, end, i, line);
+              if (youngGeneration !== undefined && (line & (YOUNG_GENERATION_CHECK_LINES - 1)) === 0)
+                youngGeneration();
             },
           }
         : (text: string, begin: number, end: number, line: number, plain: boolean): void => {

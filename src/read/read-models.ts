@@ -28,6 +28,7 @@ export interface RankRequest {
   readonly previous?: { readonly results: readonly string[]; readonly reviews: readonly string[] } | null;
   readonly displayPath?: (absPath: string) => string;
   readonly collectGarbage?: () => void;
+  readonly youngGeneration?: () => void;
 }
 
 export interface RankInputs {
@@ -86,6 +87,7 @@ export async function readRankInputs(req: RankRequest): Promise<RankInputs> {
       candidate: NO_PAIR[1],
       displayPath: display,
       ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
+      ...(req.youngGeneration === undefined ? {} : { youngGeneration: req.youngGeneration }),
     },
     req.models,
   );

@@ -41,6 +41,8 @@ export interface RunRequest {
   readonly displayPath?: (absPath: string) => string;
   /** A full garbage collection, for a large read (the bundles pass src/io/full-collection.ts's). */
   readonly collectGarbage?: () => void;
+  /** The young generation's cap, checked as the read goes on (src/io/young-generation.ts). */
+  readonly youngGeneration?: () => void;
   /** The previous versions of the results and reviews files, for the append-only check. */
   readonly previous?: { readonly results: readonly string[]; readonly reviews: readonly string[] } | null;
   /** The action: where the previous versions came from (report key `append_only_base`). */
@@ -98,6 +100,7 @@ export async function readRunInputs(req: RunRequest): Promise<RunInputs> {
     candidate: req.candidate,
     displayPath: display,
     ...(req.collectGarbage === undefined ? {} : { collectGarbage: req.collectGarbage }),
+    ...(req.youngGeneration === undefined ? {} : { youngGeneration: req.youngGeneration }),
   });
   // The builder is garbage now: its held state goes before the evaluation allocates.
   const large = req.collectGarbage !== undefined && read.tasks.length >= COLLECT_MIN_TASKS;

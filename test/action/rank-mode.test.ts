@@ -92,6 +92,8 @@ async function run(
     lines?: readonly string[];
     policy: string;
     event?: "pull_request" | "push";
+    /** The young generation's check the shell passes in (src/io/young-generation.ts). */
+    youngGeneration?: () => void;
   },
 ): Promise<Run> {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "rank-mode-")));
@@ -145,6 +147,7 @@ async function run(
       gitToFile,
       retry: fastRetry(),
       today: "2026-12-04",
+      ...(opts.youngGeneration === undefined ? {} : { youngGeneration: opts.youngGeneration }),
     })) as RankActionResult;
   } catch (e) {
     error = e;
@@ -157,6 +160,34 @@ function reportOf(r: Run): RankReport {
 }
 
 const TOP_GROUP = policyWith(50, "rank:\n  require: top_group\n");
+
+describe("rank mode: the young generation's check reaches the read", () => {
+  it("is called as a large export is read (every 4,096 lines), and the ranking is the same", async () => {
+    // 1,400 tasks × 3 models: 4,200 lines.
+    const tasks: MultiTask[] = Array.from({ length: 1400 }, (_, i) => ({
+      id: `t-${String(i).padStart(4, "0")}`,
+      validity: "valid",
+      results: {
+        "cfg-a": [i % 10 < 8 ? "pass" : "fail"],
+        "cfg-b": [i % 10 < 4 ? "pass" : "fail"],
+        "cfg-c": [i % 10 < 2 ? "pass" : "fail"],
+      },
+    }));
+    let checks = 0;
+    const f = await startFake(policyWith(50));
+    const checked = await run(f, {
+      policy: policyWith(50),
+      tasks,
+      youngGeneration: () => {
+        checks++;
+      },
+    });
+    const plain = await run(f, { policy: policyWith(50), tasks });
+    expect(checked.error).toBeNull();
+    expect(checks).toBeGreaterThanOrEqual(1);
+    expect(reportOf(checked).models).toEqual(reportOf(plain).models);
+  });
+});
 
 describe("rank mode: one check run, one sticky comment of its own", () => {
   it("creates them under the check name Model ranking, and sets exactly the rank outputs", async () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 
 import { tableRecords, type Dataset, type TaskRecord } from "../../src/core/model.js";
 import { COLLECT_MIN_TASKS } from "../../src/read/limits.js";
-import { readDataset } from "../../src/read/read-dataset.js";
+import { readDataset, YOUNG_GENERATION_CHECK_LINES } from "../../src/read/read-dataset.js";
 import { fullCollection, fullCollectionFor } from "../../src/io/full-collection.js";
 import { fixtures, review, row, toJsonl } from "./fixtures.js";
 
@@ -223,6 +223,38 @@ describe("readDataset: the full collection asked for on a large read", () => {
     expect(fullCollectionFor({ MODEL_GATE_COLLECT: "0" })).toBeUndefined();
     expect(fullCollectionFor({ MODEL_GATE_COLLECT: "1" })).toBe(collect);
     expect(fullCollectionFor({})).toBe(collect);
+  });
+});
+
+describe("readDataset: the young generation's check as the read goes on", () => {
+  it("is called every YOUNG_GENERATION_CHECK_LINES lines of a results file, never for reviews, and changes nothing", async () => {
+    // Two results files: 10,000 lines (checks at 4,096 and 8,192) and 4,096 (one, its last line).
+    const many = Array.from({ length: 5000 }, (_, k) => [
+      row({ task_id: `t${k}` }),
+      row({ task_id: `t${k}`, model_config: "cand", result: k % 3 === 0 ? "fail" : "pass" }),
+    ]).flat();
+    const first = await fx.jsonl("results-young-1.jsonl", many);
+    const second = await fx.jsonl("results-young-2.jsonl", many.slice(0, YOUNG_GENERATION_CHECK_LINES));
+    const reviews = await fx.jsonl(
+      "reviews-young.jsonl",
+      Array.from({ length: 5000 }, (_, k) => review({ task_id: `t${k}` })),
+    );
+    const opts = {
+      results: [first, second],
+      reviews: [reviews],
+      baseline: "base",
+      candidate: "cand",
+      displayPath: byName,
+    };
+    let calls = 0;
+    const d = await readDataset({
+      ...opts,
+      youngGeneration: () => {
+        calls++;
+      },
+    });
+    expect(calls).toBe(3);
+    expect(tableRecords(d.tasks)).toEqual(tableRecords((await readDataset(opts)).tasks));
   });
 });
 

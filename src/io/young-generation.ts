@@ -1,0 +1,64 @@
+/**
+ * Holds V8's young generation at YOUNG_GENERATION_CAP_BYTES while a large export is read. A read
+ * keeps most of what it allocates (task ids, evidence lists, counts), so V8 sees a high survival
+ * rate and doubles the young generation again and again: to a 32 MiB new space under Node 20 and
+ * to 128 MiB under Node 24 (V8 13), GitHub's runtime for this action. That space is resident
+ * memory on top of what the read holds: under Node 24 it put the peak RSS of a 500,000-task
+ * export at 1.05 KB a task and of a 5,000-task one past 150 MB (BENCHMARKS.md). A larger young
+ * generation does not make the read faster here (every survivor is copied out of it either way).
+ *
+ * The size limit V8 offers (--max-semi-space-size) is read once, when the process starts, and a
+ * process cannot set it for itself; the growth factor is read at each growth. So once the new
+ * space has reached the cap, growth is stopped (--semi-space-growth-factor=1). Left alone when
+ * the user set the young generation's size themselves (NODE_OPTIONS or node's own flags).
+ * Changes no result, only where memory goes: MODEL_GATE_COLLECT=0 turns it off with the full
+ * collections (docs/large-exports.md).
+ */
+import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
+
+/** The new space at which its growth stops: what Node 20 grows it to at most (16 MiB semi-spaces). */
+export const YOUNG_GENERATION_CAP_BYTES = 16 * 1024 * 1024;
+
+/** What the cap reads and sets of V8 (a test passes fakes). */
+export interface V8Heap {
+  /** The new space's size in bytes now. */
+  newSpaceBytes(): number;
+  setFlags(flags: string): void;
+}
+
+/** This process's V8. */
+export const NODE_V8: V8Heap = {
+  newSpaceBytes: () => getHeapSpaceStatistics().find((s) => s.space_name === "new_space")?.space_size ?? 0,
+  setFlags: (flags) => {
+    setFlagsFromString(flags);
+  },
+};
+
+/** A flag that sets the young generation's size or growth, given to node by the user. */
+const USER_SIZED = /--(?:max|min)-semi-space-size|--semi-space-growth-factor/;
+
+/**
+ * A check to call as a read goes on (every few thousand lines): once the new space has reached
+ * the cap it stops its growth, and from then on returns at once. Undefined when the user sized
+ * the young generation (`execArgv`, NODE_OPTIONS) or MODEL_GATE_COLLECT=0 turns the gate's
+ * memory measures off.
+ */
+export function youngGenerationCap(
+  env: Readonly<Record<string, string | undefined>>,
+  execArgv: readonly string[],
+  heap: V8Heap = NODE_V8,
+): (() => void) | undefined {
+  if (env["MODEL_GATE_COLLECT"] === "0") return undefined;
+  if (execArgv.some((a) => USER_SIZED.test(a)) || USER_SIZED.test(env["NODE_OPTIONS"] ?? ""))
+    return undefined;
+  let capped = false;
+  return () => {
+    if (capped || heap.newSpaceBytes() < YOUNG_GENERATION_CAP_BYTES) return;
+    capped = true;
+    try {
+      heap.setFlags("--semi-space-growth-factor=1");
+    } catch {
+      // A V8 that refuses the flag grows its young generation as it would have: nothing else changes.
+    }
+  };
+}
