@@ -2533,7 +2533,7 @@ catch {
 }
 if (cwd !== null) {
     const collectGarbage = (0,_io_full_collection_js__WEBPACK_IMPORTED_MODULE_2__/* .fullCollectionFor */ .l)(process.env);
-    const youngGeneration = (0,_io_young_generation_js__WEBPACK_IMPORTED_MODULE_3__/* .youngGenerationCap */ .t)(process.env, process.execArgv);
+    const youngGeneration = (0,_io_young_generation_js__WEBPACK_IMPORTED_MODULE_3__/* .youngGenerationCap */ .th)(process.env, process.execArgv);
     if (process.env["MODEL_GATE_DEBUG"] === "1") {
         for (const note of (0,_read_retired_read_settings_js__WEBPACK_IMPORTED_MODULE_4__/* .retiredReadSettingNotes */ .L)(process.env))
             process.stderr.write(`model-gate: debug: ${note}\n`);
@@ -44909,9 +44909,9 @@ function fullCollectionFor(env) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   t: () => (/* binding */ youngGenerationCap)
+/* harmony export */   th: () => (/* binding */ youngGenerationCap)
 /* harmony export */ });
-/* unused harmony export YOUNG_GENERATION_CAP_BYTES */
+/* unused harmony exports YOUNG_GENERATION_CAP_BYTES, NODE_V8 */
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8877);
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_v8__WEBPACK_IMPORTED_MODULE_0__);
 /**
@@ -44933,6 +44933,7 @@ function fullCollectionFor(env) {
 
 /** The new space at which its growth stops: what Node 20 grows it to at most (16 MiB semi-spaces). */
 const YOUNG_GENERATION_CAP_BYTES = 16 * 1024 * 1024;
+/** This process's V8. */
 const NODE_V8 = {
     newSpaceBytes: () => (0,node_v8__WEBPACK_IMPORTED_MODULE_0__.getHeapSpaceStatistics)().find((s) => s.space_name === "new_space")?.space_size ?? 0,
     setFlags: (flags) => {

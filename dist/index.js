@@ -87353,6 +87353,7 @@ function fullCollectionFor(env) {
 
 /** The new space at which its growth stops: what Node 20 grows it to at most (16 MiB semi-spaces). */
 const YOUNG_GENERATION_CAP_BYTES = 16 * 1024 * 1024;
+/** This process's V8. */
 const NODE_V8 = {
     newSpaceBytes: () => (0,external_node_v8_namespaceObject.getHeapSpaceStatistics)().find((s) => s.space_name === "new_space")?.space_size ?? 0,
     setFlags: (flags) => {
