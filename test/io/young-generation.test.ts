@@ -56,6 +56,8 @@ describe("youngGenerationCap", () => {
     expect(youngGenerationCap({ MODEL_GATE_COLLECT: "0" }, [], heap)).toBeUndefined();
     expect(youngGenerationCap({}, ["--max-semi-space-size=64"], heap)).toBeUndefined();
     expect(youngGenerationCap({}, ["--min-semi-space-size=8"], heap)).toBeUndefined();
+    expect(youngGenerationCap({}, ["--max_semi_space_size=64"], heap)).toBeUndefined();
+    expect(youngGenerationCap({ NODE_OPTIONS: "--semi_space-growth_factor=2" }, [], heap)).toBeUndefined();
     expect(
       youngGenerationCap(
         { NODE_OPTIONS: "--max-old-space-size=4096 --semi-space-growth-factor=3" },
