@@ -44940,8 +44940,9 @@ const NODE_V8 = {
         (0,node_v8__WEBPACK_IMPORTED_MODULE_0__.setFlagsFromString)(flags);
     },
 };
-/** A flag that sets the young generation's size or growth, given to node by the user. */
-const USER_SIZED = /--(?:max|min)-semi-space-size|--semi-space-growth-factor/;
+/** A flag that sets the young generation's size or growth, given to node by the user (V8 takes
+ * `_` for `-` in a flag's name). */
+const USER_SIZED = /--(?:(?:max|min)[-_]semi[-_]space[-_]size|semi[-_]space[-_]growth[-_]factor)/;
 /**
  * A check to call as a read goes on (every few thousand lines): once the new space has reached
  * the cap it stops its growth, and from then on returns at once. Undefined when the user sized
