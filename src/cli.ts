@@ -3,7 +3,7 @@
 import { runCli } from "./cli/main.js";
 import { describeFsCode } from "./io/file-kind.js";
 import { fullCollectionFor } from "./io/full-collection.js";
-import { youngGenerationCap } from "./io/young-generation.js";
+import { youngGenerationFor } from "./io/young-generation.js";
 import { retiredReadSettingNotes } from "./read/retired-read-settings.js";
 
 /** Exit status of a user-side problem (as in src/cli/main.ts). */
@@ -44,7 +44,7 @@ try {
 
 if (cwd !== null) {
   const collectGarbage = fullCollectionFor(process.env);
-  const youngGeneration = youngGenerationCap(process.env, process.execArgv);
+  const youngGeneration = youngGenerationFor(process.env, process.execArgv);
   if (process.env["MODEL_GATE_DEBUG"] === "1") {
     for (const note of retiredReadSettingNotes(process.env))
       process.stderr.write(`model-gate: debug: ${note}\n`);

@@ -23,7 +23,7 @@ import { createLogger, type Logger } from "./action/logger.js";
 import { runGateAction, type GateRunResult } from "./action/gate-action.js";
 import { retiredReadSettingNotes } from "./read/retired-read-settings.js";
 import { fullCollectionFor } from "./io/full-collection.js";
-import { youngGenerationCap } from "./io/young-generation.js";
+import { youngGenerationFor } from "./io/young-generation.js";
 import { appendToRegularFile, describeFsCode } from "./io/file-kind.js";
 import { statSync } from "node:fs";
 import { sourceMappedStack } from "./source-mapped-stack.js";
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
   };
   for (const note of retiredReadSettingNotes(process.env)) log.debug(note);
   const collectGarbage = fullCollectionFor(process.env);
-  const youngGeneration = youngGenerationCap(process.env, process.execArgv);
+  const youngGeneration = youngGenerationFor(process.env, process.execArgv);
   const retry = retrySettings();
   let outcome: Outcome;
   try {

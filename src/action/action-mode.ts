@@ -9,6 +9,7 @@
 import type { PolicyHistoryReport } from "../core/report/report-types.js";
 import type { Verdict } from "../core/verdict-types.js";
 import type { GitRunner } from "../git/run-git.js";
+import type { YoungGeneration } from "../read/read-dataset.js";
 import type { RunRequest } from "../read/run-inputs.js";
 import type { PolicyChoice } from "./base-commit.js";
 import type { BaseVersions, GitToFile } from "./base-files.js";
@@ -41,7 +42,7 @@ export interface ActionDeps {
   /** A full garbage collection for large reads (src/io/full-collection.ts); absent: none asked. */
   readonly collectGarbage?: () => void;
   /** The young generation's cap for large reads (src/io/young-generation.ts); absent: none. */
-  readonly youngGeneration?: () => void;
+  readonly youngGeneration?: YoungGeneration;
 }
 
 /** The policy that decides, as the "Policy" phase found it (with its recent history when asked). */

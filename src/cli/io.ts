@@ -1,3 +1,5 @@
+import type { YoungGeneration } from "../read/read-dataset.js";
+
 /** What the CLI needs from the outside world, passed in so tests can run it in-process. */
 export interface CliIo {
   readonly stdout: (text: string) => void;
@@ -7,5 +9,5 @@ export interface CliIo {
   /** A full garbage collection for large reads (src/io/full-collection.ts); absent: none asked. */
   readonly collectGarbage?: () => void;
   /** The young generation's cap for large reads (src/io/young-generation.ts); absent: none. */
-  readonly youngGeneration?: () => void;
+  readonly youngGeneration?: YoungGeneration;
 }

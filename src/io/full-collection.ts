@@ -14,31 +14,53 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
-let cached: (() => void) | null | undefined;
+type Gc = (options?: { type: "major" | "minor" }) => void;
 
-export function fullCollection(): (() => void) | undefined {
-  if (cached !== undefined) return cached ?? undefined;
-  cached = null;
+/** V8's `gc` once taken (null: it could not be). */
+let taken: Gc | null | undefined;
+let full: (() => void) | undefined;
+let young: (() => void) | undefined;
+
+function gcFunction(): Gc | undefined {
+  if (taken !== undefined) return taken ?? undefined;
+  taken = null;
   const exposed = (globalThis as { gc?: unknown }).gc;
   if (typeof exposed === "function") {
-    cached = () => {
-      (exposed as () => void)();
-    };
-    return cached;
+    taken = exposed as Gc;
+    return taken;
   }
   try {
     setFlagsFromString("--expose-gc");
     const gc: unknown = runInNewContext("gc");
-    if (typeof gc === "function")
-      cached = () => {
-        (gc as () => void)();
-      };
+    if (typeof gc === "function") taken = gc as Gc;
   } catch {
     // No collection on request: nothing else changes.
   } finally {
     setFlagsFromString("--no-expose-gc");
   }
-  return cached ?? undefined;
+  return taken ?? undefined;
+}
+
+export function fullCollection(): (() => void) | undefined {
+  const gc = gcFunction();
+  if (gc === undefined) return undefined;
+  full ??= () => {
+    gc();
+  };
+  return full;
+}
+
+/**
+ * A collection of the young generation alone (V8's minor GC, a few milliseconds): what a gzip
+ * read asks for as it goes on (src/read/lines/file-stream.ts GZIP_COLLECT_BYTES).
+ */
+export function youngCollection(): (() => void) | undefined {
+  const gc = gcFunction();
+  if (gc === undefined) return undefined;
+  young ??= () => {
+    gc({ type: "minor" });
+  };
+  return young;
 }
 
 /** fullCollection(), unless MODEL_GATE_COLLECT=0 turns the collections off (docs/large-exports.md). */

@@ -13,8 +13,13 @@
  * the user set the young generation's size themselves (NODE_OPTIONS or node's own flags).
  * Changes no result, only where memory goes: MODEL_GATE_COLLECT=0 turns it off with the full
  * collections (docs/large-exports.md).
+ *
+ * A gzip read also asks for a young collection every so often (youngGenerationFor's `collect`,
+ * src/read/lines/file-stream.ts GZIP_COLLECT_BYTES): zlib's buffers of lines die young, but their
+ * bytes lie outside V8's heap and hasten no collection.
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
+import { youngCollection } from "./full-collection.js";
 
 /** The new space at which its growth stops: what Node 20 grows it to at most (16 MiB semi-spaces). */
 export const YOUNG_GENERATION_CAP_BYTES = 16 * 1024 * 1024;
@@ -62,4 +67,18 @@ export function youngGenerationCap(
       // A V8 that refuses the flag grows its young generation as it would have: nothing else changes.
     }
   };
+}
+
+/**
+ * What a read asks of the young generation (src/read/read-dataset.ts YoungGeneration): the cap,
+ * and a young collection every so often on a gzip file. Undefined with MODEL_GATE_COLLECT=0.
+ */
+export function youngGenerationFor(
+  env: Readonly<Record<string, string | undefined>>,
+  execArgv: readonly string[],
+): { readonly cap?: () => void; readonly collect?: () => void } | undefined {
+  if (env["MODEL_GATE_COLLECT"] === "0") return undefined;
+  const cap = youngGenerationCap(env, execArgv);
+  const collect = youngCollection();
+  return { ...(cap === undefined ? {} : { cap }), ...(collect === undefined ? {} : { collect }) };
 }

@@ -65,14 +65,22 @@ export interface ReadOptions {
    * COLLECT_MIN_TASKS tasks or more, once the read-only state is dropped; never changes the Dataset.
    */
   readonly collectGarbage?: () => void;
-  /**
-   * Called every YOUNG_GENERATION_CHECK_LINES lines of a results file (src/io/young-generation.ts:
-   * holds V8's young generation at a cap as the read grows); never changes the Dataset.
-   */
-  readonly youngGeneration?: () => void;
+  /** What the read asks of V8's young generation as it goes on (src/io/young-generation.ts). */
+  readonly youngGeneration?: YoungGeneration;
 }
 
-/** Lines of a results file between two calls of ReadOptions.youngGeneration (a power of 2). */
+/**
+ * The young generation's measures for a large read; neither changes the Dataset. The shells pass
+ * src/io/young-generation.ts's.
+ */
+export interface YoungGeneration {
+  /** Called every YOUNG_GENERATION_CHECK_LINES lines of a results file: holds it at a cap. */
+  readonly cap?: () => void;
+  /** Called every GZIP_COLLECT_BYTES of a gzip file's lines (file-stream.ts): a young collection. */
+  readonly collect?: () => void;
+}
+
+/** Lines of a results file between two calls of YoungGeneration.cap (a power of 2). */
 export const YOUNG_GENERATION_CHECK_LINES = 4096;
 
 interface InputFile {
@@ -223,7 +231,8 @@ async function readFiles(
   let rowsRead = 0;
   let complete = true;
   const emptyResults: EmptyFile[] = [];
-  const youngGeneration = opts.youngGeneration;
+  const cap = opts.youngGeneration?.cap;
+  const collect = opts.youngGeneration?.collect;
   for (let i = 0; i < files.length; i++) {
     const f = files[i];
     if (f === undefined) continue;
@@ -237,14 +246,13 @@ async function readFiles(
         ? {
             bytes: (bytes: Buffer, begin: number, end: number, line: number): void => {
               builder.addResultBytes(bytes, begin, end, i, line);
-              if (youngGeneration !== undefined && (line & (YOUNG_GENERATION_CHECK_LINES - 1)) === 0)
-                youngGeneration();
+              if (cap !== undefined && (line & (YOUNG_GENERATION_CHECK_LINES - 1)) === 0) cap();
             },
           }
         : (text: string, begin: number, end: number, line: number, plain: boolean): void => {
             builder.addReviewLine(lineOf(text, begin, end), i, line, plain);
           };
-    const streamed = await streamLines(f.abs, onLine, problem, firstLine);
+    const streamed = await streamLines(f.abs, onLine, problem, firstLine, collect);
     rowsRead += streamed.nonBlankLines;
     if (f.kind === "results" && streamed.nonBlankLines === 0 && streamed.sha256 !== undefined) {
       emptyResults.push({ fileIndex: i, bytes: f.bytes });

@@ -16,6 +16,7 @@ import { MAX_LISTED_MODEL_IDS } from "./limits.js";
 import { readAppendOnly } from "./previous-versions.js";
 import { readRanked } from "./read-dataset.js";
 import { runPolicy, type RunRequest } from "./run-inputs.js";
+import type { YoungGeneration } from "./read-dataset.js";
 
 export interface RankRequest {
   readonly results: readonly string[];
@@ -28,7 +29,7 @@ export interface RankRequest {
   readonly previous?: { readonly results: readonly string[]; readonly reviews: readonly string[] } | null;
   readonly displayPath?: (absPath: string) => string;
   readonly collectGarbage?: () => void;
-  readonly youngGeneration?: () => void;
+  readonly youngGeneration?: YoungGeneration;
 }
 
 export interface RankInputs {

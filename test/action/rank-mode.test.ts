@@ -92,7 +92,7 @@ async function run(
     lines?: readonly string[];
     policy: string;
     event?: "pull_request" | "push";
-    /** The young generation's check the shell passes in (src/io/young-generation.ts). */
+    /** The young generation's cap the shell passes in (src/io/young-generation.ts). */
     youngGeneration?: () => void;
   },
 ): Promise<Run> {
@@ -147,7 +147,7 @@ async function run(
       gitToFile,
       retry: fastRetry(),
       today: "2026-12-04",
-      ...(opts.youngGeneration === undefined ? {} : { youngGeneration: opts.youngGeneration }),
+      ...(opts.youngGeneration === undefined ? {} : { youngGeneration: { cap: opts.youngGeneration } }),
     })) as RankActionResult;
   } catch (e) {
     error = e;

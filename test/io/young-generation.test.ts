@@ -10,6 +10,7 @@ import {
   NODE_V8,
   YOUNG_GENERATION_CAP_BYTES,
   youngGenerationCap,
+  youngGenerationFor,
   type V8Heap,
 } from "../../src/io/young-generation.js";
 
@@ -75,6 +76,17 @@ describe("youngGenerationCap", () => {
     expect(heap.flags).toEqual(["--semi-space-growth-factor=1"]);
   });
 
+  it("youngGenerationFor: the cap and the young collection, neither with MODEL_GATE_COLLECT=0", () => {
+    expect(youngGenerationFor({ MODEL_GATE_COLLECT: "0" }, [])).toBeUndefined();
+    const both = youngGenerationFor({}, []);
+    expect(both?.cap).toBeTypeOf("function");
+    expect(both?.collect).toBeTypeOf("function");
+    // A young generation the user sized keeps its collections, not the cap.
+    const sized = youngGenerationFor({}, ["--max-semi-space-size=32"]);
+    expect(sized?.cap).toBeUndefined();
+    expect(sized?.collect).toBeTypeOf("function");
+  });
+
   it("a V8 that refuses the flag is left as it is, with no error", () => {
     const heap = fakeHeap(() => YOUNG_GENERATION_CAP_BYTES, true);
     const check = youngGenerationCap({}, [], heap);
@@ -118,5 +130,40 @@ describe("youngGenerationCap", () => {
     expect(capped.after).toBeLessThanOrEqual(2.5 * YOUNG_GENERATION_CAP_BYTES);
     // Left alone, the same allocations grow it further (else this test proves nothing).
     expect(free.after).toBeGreaterThan(capped.after);
+  }, 30_000);
+
+  it("this V8's young collection frees the bytes of buffers dead after a stream's turns, which it would leave", () => {
+    // As the gate takes gc (src/io/full-collection.ts): the flag set for a moment.
+    const script = (collect: boolean): string => `
+      const { setFlagsFromString } = require("node:v8");
+      const { runInNewContext } = require("node:vm");
+      setFlagsFromString("--expose-gc");
+      const gc = runInNewContext("gc");
+      setFlagsFromString("--no-expose-gc");
+      const outside = () => process.memoryUsage().arrayBuffers;
+      const turn = () => new Promise((r) => setImmediate(r));
+      (async () => {
+        const before = outside();
+        for (let t = 0; t < 8; t++) {
+          for (let k = 0; k < 4; k++) Buffer.allocUnsafe(1 << 20).fill(k);
+          await turn();
+        }
+        const dead = outside() - before;
+        if (${collect}) gc({ type: "minor" });
+        await new Promise((r) => setTimeout(r, 100));
+        process.stdout.write(JSON.stringify({ dead, left: outside() - before }));
+      })();`;
+    const run = (collect: boolean): { dead: number; left: number } => {
+      const child = spawnGateNode(["-e", script(collect)]);
+      expect(child.status, child.stderr).toBe(0);
+      return JSON.parse(child.stdout) as { dead: number; left: number };
+    };
+    const MiB = 1 << 20;
+    const left = run(false);
+    expect(left.dead).toBeGreaterThanOrEqual(16 * MiB);
+    expect(left.left).toBeGreaterThanOrEqual(16 * MiB);
+    const collected = run(true);
+    expect(collected.dead).toBeGreaterThanOrEqual(16 * MiB);
+    expect(collected.left).toBeLessThan(4 * MiB);
   }, 30_000);
 });

@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { tableRecords, type Dataset, type TaskRecord } from "../../src/core/model.js";
 import { COLLECT_MIN_TASKS } from "../../src/read/limits.js";
 import { readDataset, YOUNG_GENERATION_CHECK_LINES } from "../../src/read/read-dataset.js";
-import { fullCollection, fullCollectionFor } from "../../src/io/full-collection.js";
+import { fullCollection, fullCollectionFor, youngCollection } from "../../src/io/full-collection.js";
+import { GZIP_COLLECT_BYTES } from "../../src/read/lines/file-stream.js";
 import { fixtures, review, row, toJsonl } from "./fixtures.js";
 
 const fx = fixtures("read");
@@ -249,8 +250,10 @@ describe("readDataset: the young generation's check as the read goes on", () => 
     let calls = 0;
     const d = await readDataset({
       ...opts,
-      youngGeneration: () => {
-        calls++;
+      youngGeneration: {
+        cap: () => {
+          calls++;
+        },
       },
     });
     expect(calls).toBe(3);
@@ -367,5 +370,49 @@ describe("readDataset: encodings and compression", () => {
     expect(tableRecords(d.tasks).every((t) => t.baseline?.pass === 2 && t.candidate?.pass === 2)).toBe(true);
     const t7 = tableRecords(d.tasks).find((t) => t.taskId === "task-7");
     expect(t7?.evidence).toEqual([7, 1007, 2007, 3007].map((i) => `log-€-${"é".repeat(i % 97)}-${i}`));
+  });
+});
+
+describe("readDataset: a gzip file's young collections", () => {
+  it("asks for one every GZIP_COLLECT_BYTES of a gzip file's lines, none for the same file plain, and changes nothing", async () => {
+    // About 40 MiB of lines: two collections (the count restarts at each, so never more).
+    const note = "n".repeat(1000);
+    const rows = Array.from({ length: 38_000 }, (_, k) =>
+      row({
+        task_id: `t${k % 500}`,
+        model_config: k % 2 === 0 ? "base" : "cand",
+        attempt: k,
+        evidence: note,
+      }),
+    );
+    const text = toJsonl(rows);
+    const bytes = Buffer.byteLength(text);
+    expect(Math.floor(bytes / GZIP_COLLECT_BYTES)).toBe(2);
+    expect(Math.floor(bytes / (GZIP_COLLECT_BYTES + 256 * 1024))).toBe(2);
+    const plain = await fx.write("young-plain.jsonl", text);
+    const gz = await fx.write("young.jsonl.gz", gzipSync(text));
+    const read = async (file: string, collect?: () => void): Promise<Dataset> =>
+      readDataset({
+        results: [file],
+        reviews: [],
+        baseline: "base",
+        candidate: "cand",
+        displayPath: byName,
+        ...(collect === undefined ? {} : { youngGeneration: { collect } }),
+      });
+    let gzCalls = 0;
+    let plainCalls = 0;
+    const d = await read(gz, () => gzCalls++);
+    await read(plain, () => plainCalls++);
+    expect([gzCalls, plainCalls]).toEqual([2, 0]);
+    expect(tableRecords(d.tasks)).toEqual(tableRecords((await read(gz)).tasks));
+  });
+
+  it("youngCollection is one function, taken as fullCollection's gc is (what it frees: test/io/young-generation.test.ts)", () => {
+    const collect = youngCollection();
+    expect(collect).toBeTypeOf("function");
+    expect(youngCollection()).toBe(collect);
+    expect(() => collect?.()).not.toThrow();
+    expect((globalThis as { gc?: unknown }).gc).toBeUndefined();
   });
 });

@@ -36,6 +36,14 @@ export interface StreamedFile {
 
 const READ_CHUNK_BYTES = 256 * 1024;
 
+/**
+ * A gzip file's lines between two young collections (streamLines' collectYoung). zlib hands over
+ * each chunk of lines in a buffer of its own, dead once its lines are read; a buffer's bytes lie
+ * outside V8's heap, so they hasten no collection, and V8 let about 60 MB of them pile up before
+ * one under Node 24 (a peak of 166 MiB where the same plain file peaks at 123 MiB).
+ */
+export const GZIP_COLLECT_BYTES = 16 * 1024 * 1024;
+
 /** A format we can name but do not read: saying so beats 1e6 "not valid JSON" messages. */
 function sniffUnsupported(head: Buffer, n: number): string | undefined {
   const at = (i: number): number => (i < n ? (head[i] ?? -1) : -1);
@@ -75,6 +83,8 @@ export async function streamLines(
   onLine: LineHandler | ByteLines,
   onProblem: ProblemHandler,
   firstLine?: FirstLineCheck,
+  /** Called every GZIP_COLLECT_BYTES of a gzip file's lines (see there); never for a plain file. */
+  collectYoung?: () => void,
 ): Promise<StreamedFile> {
   let fh: FileHandle;
   try {
@@ -125,8 +135,16 @@ export async function streamLines(
         },
       });
       const source = fh.createReadStream({ start: 0, autoClose: false, highWaterMark: READ_CHUNK_BYTES });
+      let sinceCollect = 0;
       const sink = async (chunks: AsyncIterable<Buffer>): Promise<void> => {
-        for await (const chunk of chunks) take(chunk);
+        for await (const chunk of chunks) {
+          take(chunk);
+          sinceCollect += chunk.length;
+          if (collectYoung !== undefined && sinceCollect >= GZIP_COLLECT_BYTES) {
+            sinceCollect = 0;
+            collectYoung();
+          }
+        }
       };
       gunzip = createGunzip({ chunkSize: READ_CHUNK_BYTES });
       await pipeline(source, hasher, gunzip, sink);

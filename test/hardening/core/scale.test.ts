@@ -156,8 +156,10 @@ async function gate(results: string): Promise<{
     collectGarbage: () => {
       collections++;
     },
-    youngGeneration: () => {
-      youngChecks++;
+    youngGeneration: {
+      cap: () => {
+        youngChecks++;
+      },
     },
   });
   const report = code <= 2 ? (JSON.parse(readFileSync(reportPath, "utf8")) as Record<string, unknown>) : {};
