@@ -41,7 +41,7 @@ export interface ActionDeps {
   readonly today: string;
   /** A full garbage collection for large reads (src/io/full-collection.ts); absent: none asked. */
   readonly collectGarbage?: () => void;
-  /** The young generation's cap for large reads (src/io/young-generation.ts); absent: none. */
+  /** What large reads ask of the young generation (src/io/young-generation.ts); absent: nothing. */
   readonly youngGeneration?: YoungGeneration;
 }
 

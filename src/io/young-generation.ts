@@ -1,11 +1,11 @@
 /**
  * Holds V8's young generation at YOUNG_GENERATION_CAP_BYTES while a large export is read. A read
  * keeps most of what it allocates (task ids, evidence lists, counts), so V8 sees a high survival
- * rate and doubles the young generation again and again: to a 32 MiB new space under Node 20 and
- * to 128 MiB under Node 24 (V8 13), GitHub's runtime for this action. That space is resident
- * memory on top of what the read holds: under Node 24 it put the peak RSS of a 500,000-task
- * export at 1.05 KB a task and of a 5,000-task one past 150 MB (BENCHMARKS.md). A larger young
- * generation does not make the read faster here (every survivor is copied out of it either way).
+ * rate and doubles the young generation again and again, Node 24 (V8 13, GitHub's runtime for
+ * this action) to four times the size Node 20 stops at. That space is resident memory on top of
+ * what the read holds, so the peak RSS depended on the Node version (BENCHMARKS.md); a larger
+ * young generation does not make the read faster here (every survivor is copied out of it either
+ * way).
  *
  * The size limit V8 offers (--max-semi-space-size) is read once, when the process starts, and a
  * process cannot set it for itself; the growth factor is read at each growth. So once the new
@@ -21,7 +21,7 @@
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 import { youngCollection } from "./full-collection.js";
 
-/** The new space at which its growth stops: what Node 20 grows it to at most (16 MiB semi-spaces). */
+/** The new space at which its growth stops: half of what Node 20 grows it to, no read slower for it. */
 export const YOUNG_GENERATION_CAP_BYTES = 16 * 1024 * 1024;
 
 /** What the cap reads and sets of V8 (a test passes fakes). */

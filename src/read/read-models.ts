@@ -14,9 +14,8 @@ import type { ModelsDataset } from "../core/rank/rank-types.js";
 import { unicodeNearMatch } from "../core/unicode-near-match.js";
 import { MAX_LISTED_MODEL_IDS } from "./limits.js";
 import { readAppendOnly } from "./previous-versions.js";
-import { readRanked } from "./read-dataset.js";
+import { readRanked, type YoungGeneration } from "./read-dataset.js";
 import { runPolicy, type RunRequest } from "./run-inputs.js";
-import type { YoungGeneration } from "./read-dataset.js";
 
 export interface RankRequest {
   readonly results: readonly string[];

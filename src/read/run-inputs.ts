@@ -14,9 +14,8 @@ import type { Dataset } from "../core/model.js";
 import type { PolicyHistoryReport } from "../core/report/report-types.js";
 import { COLLECT_MIN_TASKS } from "./limits.js";
 import { readAppendOnly } from "./previous-versions.js";
-import { readDataset } from "./read-dataset.js";
+import { readDataset, type YoungGeneration } from "./read-dataset.js";
 import { sha256Hex } from "./sha256-hex.js";
-import type { YoungGeneration } from "./read-dataset.js";
 
 export interface RunRequest {
   /** Results export files (already resolved, regular files). */
@@ -42,7 +41,7 @@ export interface RunRequest {
   readonly displayPath?: (absPath: string) => string;
   /** A full garbage collection, for a large read (the bundles pass src/io/full-collection.ts's). */
   readonly collectGarbage?: () => void;
-  /** The young generation's cap, checked as the read goes on (src/io/young-generation.ts). */
+  /** What the read asks of the young generation as it goes on (src/io/young-generation.ts). */
   readonly youngGeneration?: YoungGeneration;
   /** The previous versions of the results and reviews files, for the append-only check. */
   readonly previous?: { readonly results: readonly string[]; readonly reviews: readonly string[] } | null;

@@ -39,8 +39,9 @@ const READ_CHUNK_BYTES = 256 * 1024;
 /**
  * A gzip file's lines between two young collections (streamLines' collectYoung). zlib hands over
  * each chunk of lines in a buffer of its own, dead once its lines are read; a buffer's bytes lie
- * outside V8's heap, so they hasten no collection, and V8 let about 60 MB of them pile up before
- * one under Node 24 (a peak of 166 MiB where the same plain file peaks at 123 MiB).
+ * outside V8's heap, so they hasten no collection, and under Node 24 enough of them piled up
+ * between collections to put a gzip file's peak RSS well above the same file's read plain
+ * (BENCHMARKS.md).
  */
 export const GZIP_COLLECT_BYTES = 16 * 1024 * 1024;
 
