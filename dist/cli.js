@@ -24778,8 +24778,9 @@ const READ_CHUNK_BYTES = 256 * 1024;
 /**
  * A gzip file's lines between two young collections (streamLines' collectYoung). zlib hands over
  * each chunk of lines in a buffer of its own, dead once its lines are read; a buffer's bytes lie
- * outside V8's heap, so they hasten no collection, and V8 let about 60 MB of them pile up before
- * one under Node 24 (a peak of 166 MiB where the same plain file peaks at 123 MiB).
+ * outside V8's heap, so they hasten no collection, and under Node 24 enough of them piled up
+ * between collections to put a gzip file's peak RSS well above the same file's read plain
+ * (BENCHMARKS.md).
  */
 const GZIP_COLLECT_BYTES = 16 * 1024 * 1024;
 /** A format we can name but do not read: saying so beats 1e6 "not valid JSON" messages. */
@@ -44957,11 +44958,11 @@ function fullCollectionFor(env) {
 /**
  * Holds V8's young generation at YOUNG_GENERATION_CAP_BYTES while a large export is read. A read
  * keeps most of what it allocates (task ids, evidence lists, counts), so V8 sees a high survival
- * rate and doubles the young generation again and again: to a 32 MiB new space under Node 20 and
- * to 128 MiB under Node 24 (V8 13), GitHub's runtime for this action. That space is resident
- * memory on top of what the read holds: under Node 24 it put the peak RSS of a 500,000-task
- * export at 1.05 KB a task and of a 5,000-task one past 150 MB (BENCHMARKS.md). A larger young
- * generation does not make the read faster here (every survivor is copied out of it either way).
+ * rate and doubles the young generation again and again, Node 24 (V8 13, GitHub's runtime for
+ * this action) to four times the size Node 20 stops at. That space is resident memory on top of
+ * what the read holds, so the peak RSS depended on the Node version (BENCHMARKS.md); a larger
+ * young generation does not make the read faster here (every survivor is copied out of it either
+ * way).
  *
  * The size limit V8 offers (--max-semi-space-size) is read once, when the process starts, and a
  * process cannot set it for itself; the growth factor is read at each growth. So once the new
@@ -44976,7 +44977,7 @@ function fullCollectionFor(env) {
  */
 
 
-/** The new space at which its growth stops: what Node 20 grows it to at most (16 MiB semi-spaces). */
+/** The new space at which its growth stops: half of what Node 20 grows it to, no read slower for it. */
 const YOUNG_GENERATION_CAP_BYTES = 16 * 1024 * 1024;
 /** This process's V8. */
 const NODE_V8 = {
