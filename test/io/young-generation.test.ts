@@ -125,11 +125,13 @@ describe("youngGenerationCap", () => {
     const capped = run(true);
     const free = run(false);
     expect(capped.set).toBe(true);
-    // Node 20 holds it at the cap; Node 24 (V8 13) still lets it reach about twice the cap, where
-    // left alone it grows to 8 times (128 MiB).
-    expect(capped.after).toBeLessThanOrEqual(2.5 * YOUNG_GENERATION_CAP_BYTES);
     // Left alone, the same allocations grow it further (else this test proves nothing).
     expect(free.after).toBeGreaterThan(capped.after);
+    // Node 20 holds it at the cap, where left alone it doubles once more. Node 24 (V8 13) sizes its
+    // new space in steps of its own and, on a loaded machine, may grow it once or twice past the
+    // cap before the factor takes hold; left alone it grows to 8 times the cap. Either way the
+    // cap at least halves it.
+    expect(capped.after).toBeLessThanOrEqual(Math.max(YOUNG_GENERATION_CAP_BYTES, free.after / 2));
   }, 30_000);
 
   it("this V8's young collection frees the bytes of buffers dead after a stream's turns, which it would leave", () => {
