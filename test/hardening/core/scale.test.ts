@@ -203,6 +203,43 @@ describe("200,000 valid tasks through the whole gate (was: Maximum call stack si
     expect(r.report["verdict"]).toBe("accept");
   }, 60_000);
 
+  it("model-gate rank: the read asks for the same collections and young-generation checks", async () => {
+    const file = writeTasks("rank.jsonl", N, {
+      candidatePasses: (i) => i % 10 < 8,
+      baselinePasses: (i) => i % 10 < 5,
+    });
+    const policy = scratch.write(SMALL_POLICY, "rank-policy.yaml");
+    let stderr = "";
+    let stdout = "";
+    let collections = 0;
+    let youngChecks = 0;
+    const code = await runCli(
+      ["rank", "--results", file, "--policy", policy, "--models", `${BASE},${CAND}`, "--format", "json"],
+      {
+        stdout: (t) => (stdout += t),
+        stderr: (t) => (stderr += t),
+        cwd: process.cwd(),
+        now: () => new Date(),
+        collectGarbage: () => {
+          collections++;
+        },
+        youngGeneration: {
+          cap: () => {
+            youngChecks++;
+          },
+        },
+      },
+    );
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const ranking = JSON.parse(stdout) as { top: string | null; models: { model: string }[] };
+    expect(ranking.top).toBe(CAND);
+    expect(ranking.models.map((m) => m.model)).toEqual([CAND, BASE]);
+    // The one in finish(), before the task table is made (rank's own steps ask for none).
+    expect(collections).toBe(1);
+    expect(youngChecks).toBe(Math.floor((2 * N) / YOUNG_GENERATION_CHECK_LINES));
+  }, 60_000);
+
   it("a clear reject: verdict reject, exit 1", async () => {
     const file = writeTasks("reject.jsonl", N, {
       candidatePasses: (i) => i % 10 < 3,
