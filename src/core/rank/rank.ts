@@ -11,6 +11,7 @@ import type { GatePolicy } from "../gate.js";
 import type { AppendOnlyReport } from "../history/history-types.js";
 import { compareCodeUnits } from "../model.js";
 import { tableView } from "../task-table-view.js";
+import type { Policy } from "../policy/policy-types.js";
 import { quote } from "../quote.js";
 import { commonSet, type CommonSet } from "./common-set.js";
 import { rankMetricMeans } from "./rank-metrics.js";
@@ -164,36 +165,51 @@ export function runRank(given: ModelsDataset, gate: GatePolicy, options: RankOpt
     unreviewed_tasks: set.unreviewedTasks,
     broken_tasks: set.brokenTasks,
     universe_tasks: set.universeTasks,
-    settings: {
-      confidence: policy.margin.confidence,
-      quantile: policy.margin.quantile,
-      standard_error: policy.margin.standard_error,
-      cluster_correction: policy.margin.cluster_correction,
-      validity_bound: policy.margin.validity_bound,
-      infra_errors: policy.infra_errors,
-      common_valid_tasks_threshold: policy.accept_if.common_valid_tasks.text,
+    settings: rankSettings(policy),
+    provenance: rankProvenance(data, gate, options.toolVersion, asOfReview, appendOnly),
+  };
+}
+
+/** The policy's settings the ranking used. */
+function rankSettings(policy: Policy): RankReport["settings"] {
+  return {
+    confidence: policy.margin.confidence,
+    quantile: policy.margin.quantile,
+    standard_error: policy.margin.standard_error,
+    cluster_correction: policy.margin.cluster_correction,
+    validity_bound: policy.margin.validity_bound,
+    infra_errors: policy.infra_errors,
+    common_valid_tasks_threshold: policy.accept_if.common_valid_tasks.text,
+  };
+}
+
+/** What the ranking was made from: the inputs, the models as given, the revisions and the policy. */
+function rankProvenance(
+  data: ModelsDataset,
+  gate: GatePolicy,
+  toolVersion: string,
+  asOfReview: number | null,
+  appendOnly: AppendOnlyReport | null,
+): RankReport["provenance"] {
+  const policy = gate.policy;
+  return {
+    inputs: data.inputs.map((f) => ({ path: f.path, sha256: f.sha256 })),
+    models_given: [...data.models],
+    dataset_revisions: [...new Set(data.summaries.flatMap((s) => s.datasetRevisions))].sort(compareCodeUnits),
+    review_revisions: [...data.reviewRevisions],
+    as_of_review: asOfReview,
+    append_only: appendOnly,
+    rows_read: data.rowsRead,
+    passes: data.passes,
+    policy: {
+      path: gate.source.path,
+      sha256: gate.source.sha256,
+      owner: policy.owner,
+      revisit: policy.revisit,
+      source: gate.source.source,
+      last_commit: gate.source.lastCommit,
     },
-    provenance: {
-      inputs: data.inputs.map((f) => ({ path: f.path, sha256: f.sha256 })),
-      models_given: [...models],
-      dataset_revisions: [...new Set(data.summaries.flatMap((s) => s.datasetRevisions))].sort(
-        compareCodeUnits,
-      ),
-      review_revisions: [...data.reviewRevisions],
-      as_of_review: asOfReview,
-      append_only: appendOnly,
-      rows_read: data.rowsRead,
-      passes: data.passes,
-      policy: {
-        path: gate.source.path,
-        sha256: gate.source.sha256,
-        owner: policy.owner,
-        revisit: policy.revisit,
-        source: gate.source.source,
-        last_commit: gate.source.lastCommit,
-      },
-      tool_version: options.toolVersion,
-    },
+    tool_version: toolVersion,
   };
 }
 

@@ -185,27 +185,34 @@ export async function streamLines(
     return { sha256, nonBlankLines: splitter.nonBlankLines };
   } catch (e) {
     if (handlerFailed) throw handlerError;
-    const code = errorCode(e);
-    if (gunzip !== undefined && code === "ABORT_ERR") {
-      // The gunzip stream ended (see above) while the file went on.
-      const size = await fh.stat().then(
-        (st) => st.size,
-        () => bytesRead,
-      );
-      onProblem(undefined, trailingBytesMessage(gunzip.bytesWritten, size));
-    } else if (gzip && code !== undefined && code.startsWith("Z_")) {
-      onProblem(
-        undefined,
-        `could not decompress the gzip data (${errorMessage(e)}); the file is truncated or corrupt`,
-      );
-    } else {
-      onProblem(undefined, describeFsError(e));
-    }
+    onProblem(undefined, await readFailure(e, fh, gzip, gunzip, bytesRead));
     return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
   } finally {
     await thread?.stop();
     await fh.close().catch(() => undefined);
   }
+}
+
+/** What a read that failed (not in the line handler) says of the file. */
+async function readFailure(
+  e: unknown,
+  fh: FileHandle,
+  gzip: boolean,
+  gunzip: Gunzip | undefined,
+  bytesRead: number,
+): Promise<string> {
+  const code = errorCode(e);
+  if (gunzip !== undefined && code === "ABORT_ERR") {
+    // The gunzip stream ended (streamLines) while the file went on.
+    const size = await fh.stat().then(
+      (st) => st.size,
+      () => bytesRead,
+    );
+    return trailingBytesMessage(gunzip.bytesWritten, size);
+  }
+  if (gzip && code !== undefined && code.startsWith("Z_"))
+    return `could not decompress the gzip data (${errorMessage(e)}); the file is truncated or corrupt`;
+  return describeFsError(e);
 }
 
 /** The buffers a plain file is read into, and where each chunk read is hashed. */
