@@ -24918,24 +24918,25 @@ collectYoung) {
     catch (e) {
         if (handlerFailed)
             throw handlerError;
-        const code = (0,fs_error_words/* errorCode */.C)(e);
-        if (gunzip !== undefined && code === "ABORT_ERR") {
-            // The gunzip stream ended (see above) while the file went on.
-            const size = await fh.stat().then((st) => st.size, () => bytesRead);
-            onProblem(undefined, trailingBytesMessage(gunzip.bytesWritten, size));
-        }
-        else if (gzip && code !== undefined && code.startsWith("Z_")) {
-            onProblem(undefined, `could not decompress the gzip data (${errorMessage(e)}); the file is truncated or corrupt`);
-        }
-        else {
-            onProblem(undefined, describeFsError(e));
-        }
+        onProblem(undefined, await readFailure(e, fh, gzip, gunzip, bytesRead));
         return { sha256: undefined, nonBlankLines: splitter.nonBlankLines };
     }
     finally {
         await thread?.stop();
         await fh.close().catch(() => undefined);
     }
+}
+/** What a read that failed (not in the line handler) says of the file. */
+async function readFailure(e, fh, gzip, gunzip, bytesRead) {
+    const code = (0,fs_error_words/* errorCode */.C)(e);
+    if (gunzip !== undefined && code === "ABORT_ERR") {
+        // The gunzip stream ended (streamLines) while the file went on.
+        const size = await fh.stat().then((st) => st.size, () => bytesRead);
+        return trailingBytesMessage(gunzip.bytesWritten, size);
+    }
+    if (gzip && code !== undefined && code.startsWith("Z_"))
+        return `could not decompress the gzip data (${errorMessage(e)}); the file is truncated or corrupt`;
+    return describeFsError(e);
 }
 /**
  * Hashing on this thread, with two buffers used in turn: the next chunk is read (on libuv's
@@ -42934,34 +42935,43 @@ function runRank(given, gate, options) {
         unreviewed_tasks: set.unreviewedTasks,
         broken_tasks: set.brokenTasks,
         universe_tasks: set.universeTasks,
-        settings: {
-            confidence: policy.margin.confidence,
-            quantile: policy.margin.quantile,
-            standard_error: policy.margin.standard_error,
-            cluster_correction: policy.margin.cluster_correction,
-            validity_bound: policy.margin.validity_bound,
-            infra_errors: policy.infra_errors,
-            common_valid_tasks_threshold: policy.accept_if.common_valid_tasks.text,
+        settings: rankSettings(policy),
+        provenance: rankProvenance(data, gate, options.toolVersion, asOfReview, appendOnly),
+    };
+}
+/** The policy's settings the ranking used. */
+function rankSettings(policy) {
+    return {
+        confidence: policy.margin.confidence,
+        quantile: policy.margin.quantile,
+        standard_error: policy.margin.standard_error,
+        cluster_correction: policy.margin.cluster_correction,
+        validity_bound: policy.margin.validity_bound,
+        infra_errors: policy.infra_errors,
+        common_valid_tasks_threshold: policy.accept_if.common_valid_tasks.text,
+    };
+}
+/** What the ranking was made from: the inputs, the models as given, the revisions and the policy. */
+function rankProvenance(data, gate, toolVersion, asOfReview, appendOnly) {
+    const policy = gate.policy;
+    return {
+        inputs: data.inputs.map((f) => ({ path: f.path, sha256: f.sha256 })),
+        models_given: [...data.models],
+        dataset_revisions: [...new Set(data.summaries.flatMap((s) => s.datasetRevisions))].sort(compareCodeUnits),
+        review_revisions: [...data.reviewRevisions],
+        as_of_review: asOfReview,
+        append_only: appendOnly,
+        rows_read: data.rowsRead,
+        passes: data.passes,
+        policy: {
+            path: gate.source.path,
+            sha256: gate.source.sha256,
+            owner: policy.owner,
+            revisit: policy.revisit,
+            source: gate.source.source,
+            last_commit: gate.source.lastCommit,
         },
-        provenance: {
-            inputs: data.inputs.map((f) => ({ path: f.path, sha256: f.sha256 })),
-            models_given: [...models],
-            dataset_revisions: [...new Set(data.summaries.flatMap((s) => s.datasetRevisions))].sort(compareCodeUnits),
-            review_revisions: [...data.reviewRevisions],
-            as_of_review: asOfReview,
-            append_only: appendOnly,
-            rows_read: data.rowsRead,
-            passes: data.passes,
-            policy: {
-                path: gate.source.path,
-                sha256: gate.source.sha256,
-                owner: policy.owner,
-                revisit: policy.revisit,
-                source: gate.source.source,
-                last_commit: gate.source.lastCommit,
-            },
-            tool_version: options.toolVersion,
-        },
+        tool_version: toolVersion,
     };
 }
 /** Pair p = (a, b) as reported: its figures at the level that decided it, and its relation. */
