@@ -20,7 +20,7 @@ import { DatasetBuilder } from "./builder/dataset-builder.js";
 import type { EmptyFile } from "./builder/dataset-finish.js";
 import { withDerivedRevisions } from "./derived-revisions.js";
 import { tableFileProblem } from "./lines/table-header.js";
-import { MAX_ID_LENGTH, MAX_INPUT_FILES, type InputLimits } from "./limits.js";
+import { COLLECT_MIN_TASKS, MAX_ID_LENGTH, MAX_INPUT_FILES, type InputLimits } from "./limits.js";
 import { streamLines } from "./lines/file-stream.js";
 import { describeFsError } from "./lines/fs-errors.js";
 import { lineOf } from "./lines/line-splitter.js";
@@ -74,8 +74,11 @@ export interface ReadOptions {
  * src/io/young-generation.ts's.
  */
 export interface YoungGeneration {
-  /** Called every YOUNG_GENERATION_CHECK_LINES lines of a results file: holds it at a cap. */
-  readonly cap?: () => void;
+  /**
+   * Called every YOUNG_GENERATION_CHECK_LINES lines of a results file: holds it at a cap, a larger
+   * one once the read is task-heavy (COLLECT_MIN_TASKS tasks read).
+   */
+  readonly cap?: (taskHeavy: boolean) => void;
   /** Called every GZIP_COLLECT_BYTES of a gzip file's lines (file-stream.ts): a young collection. */
   readonly collect?: () => void;
 }
@@ -246,7 +249,8 @@ async function readFiles(
         ? {
             bytes: (bytes: Buffer, begin: number, end: number, line: number): void => {
               builder.addResultBytes(bytes, begin, end, i, line);
-              if (cap !== undefined && (line & (YOUNG_GENERATION_CHECK_LINES - 1)) === 0) cap();
+              if (cap !== undefined && (line & (YOUNG_GENERATION_CHECK_LINES - 1)) === 0)
+                cap(builder.cols.count >= COLLECT_MIN_TASKS);
             },
           }
         : (text: string, begin: number, end: number, line: number, plain: boolean): void => {

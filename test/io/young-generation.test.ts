@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { spawnGateNode } from "../helpers/gate-node.js";
 import {
+  LARGE_READ_YOUNG_GENERATION_BYTES,
   NODE_V8,
   YOUNG_GENERATION_CAP_BYTES,
   youngGenerationCap,
@@ -37,19 +38,61 @@ describe("youngGenerationCap", () => {
     const heap = fakeHeap(() => size);
     const check = youngGenerationCap({}, [], heap);
     expect(check).toBeTypeOf("function");
-    check?.();
+    check?.(false);
     size = YOUNG_GENERATION_CAP_BYTES - 1;
-    check?.();
+    check?.(false);
     expect(heap.flags).toEqual([]);
     size = YOUNG_GENERATION_CAP_BYTES;
-    check?.();
+    check?.(false);
     expect(heap.flags).toEqual(["--semi-space-growth-factor=1"]);
     const reads = heap.reads;
     size = 4 * YOUNG_GENERATION_CAP_BYTES;
-    check?.();
-    check?.();
+    check?.(false);
+    check?.(false);
     expect(heap.flags).toHaveLength(1);
     expect(heap.reads).toBe(reads);
+  });
+
+  it("a read that becomes task-heavy grows again to the larger cap, and stops there for good", () => {
+    let size = YOUNG_GENERATION_CAP_BYTES;
+    const heap = fakeHeap(() => size);
+    const check = youngGenerationCap({}, [], heap);
+    check?.(false);
+    expect(heap.flags).toEqual(["--semi-space-growth-factor=1"]);
+    // Task-heavy: V8's own growth again, at once and without reading the heap.
+    const reads = heap.reads;
+    check?.(true);
+    expect(heap.flags).toEqual(["--semi-space-growth-factor=1", "--semi-space-growth-factor=2"]);
+    expect(heap.reads).toBe(reads);
+    size = LARGE_READ_YOUNG_GENERATION_BYTES - 1;
+    check?.(true);
+    expect(heap.flags).toHaveLength(2);
+    size = LARGE_READ_YOUNG_GENERATION_BYTES;
+    check?.(true);
+    expect(heap.flags).toEqual([
+      "--semi-space-growth-factor=1",
+      "--semi-space-growth-factor=2",
+      "--semi-space-growth-factor=1",
+    ]);
+    const after = heap.reads;
+    size = 4 * LARGE_READ_YOUNG_GENERATION_BYTES;
+    check?.(true);
+    check?.(false);
+    expect(heap.flags).toHaveLength(3);
+    expect(heap.reads).toBe(after);
+  });
+
+  it("a read task-heavy before its new space reached the small cap is held at the larger one only", () => {
+    let size = YOUNG_GENERATION_CAP_BYTES / 2;
+    const heap = fakeHeap(() => size);
+    const check = youngGenerationCap({}, [], heap);
+    check?.(true);
+    size = YOUNG_GENERATION_CAP_BYTES;
+    check?.(true);
+    expect(heap.flags).toEqual([]);
+    size = LARGE_READ_YOUNG_GENERATION_BYTES;
+    check?.(true);
+    expect(heap.flags).toEqual(["--semi-space-growth-factor=1"]);
   });
 
   it("is off with MODEL_GATE_COLLECT=0, or when the user sized the young generation", () => {
@@ -72,7 +115,7 @@ describe("youngGenerationCap", () => {
       ["--enable-source-maps"],
       heap,
     );
-    on?.();
+    on?.(false);
     expect(heap.flags).toEqual(["--semi-space-growth-factor=1"]);
   });
 
@@ -91,47 +134,56 @@ describe("youngGenerationCap", () => {
     const heap = fakeHeap(() => YOUNG_GENERATION_CAP_BYTES, true);
     const check = youngGenerationCap({}, [], heap);
     expect(() => {
-      check?.();
-      check?.();
+      check?.(false);
+      check?.(true);
+      check?.(true);
     }).not.toThrow();
     expect(heap.reads).toBe(1);
   });
 
   it("this V8 names its new space, and reads the growth factor as the new space grows", () => {
     expect(NODE_V8.newSpaceBytes()).toBeGreaterThan(0);
-    // A child that keeps what it allocates (as a read does), with the factor set to 1 once its new
-    // space reaches the cap, or never: only the first stays at the cap.
-    const script = (cap: boolean): string => `
+    // A child that keeps what it allocates (as a read does): with the factor set to 1 once its new
+    // space reaches the cap, and with `raise`, set back to V8's 2 halfway (a read turned
+    // task-heavy); or never set.
+    const script = (cap: boolean, raise: boolean): string => `
       const v8 = require("node:v8");
       const newSpace = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space").space_size;
       const kept = [];
       let set = false;
       let after = 0;
+      let raised = 0;
       for (let i = 0; i < 2500000; i++) {
         kept.push({ i, s: "t" + i });
         if ((i & 4095) === 0) {
           const n = newSpace();
-          if (set) after = Math.max(after, n);
+          if (${raise} && i === 1249280) v8.setFlagsFromString("--semi-space-growth-factor=2");
+          if (i > 1249280) raised = Math.max(raised, n);
+          else if (set) after = Math.max(after, n);
           else if (${cap} && n >= ${YOUNG_GENERATION_CAP_BYTES}) { v8.setFlagsFromString("--semi-space-growth-factor=1"); set = true; }
           else after = Math.max(after, n);
         }
       }
-      process.stdout.write(JSON.stringify({ set, after }));`;
-    const run = (cap: boolean): { set: boolean; after: number } => {
-      const child = spawnGateNode(["-e", script(cap)]);
+      process.stdout.write(JSON.stringify({ set, after, raised }));`;
+    const run = (cap: boolean, raise = false): { set: boolean; after: number; raised: number } => {
+      const child = spawnGateNode(["-e", script(cap, raise)]);
       expect(child.status, child.stderr).toBe(0);
-      return JSON.parse(child.stdout) as { set: boolean; after: number };
+      return JSON.parse(child.stdout) as { set: boolean; after: number; raised: number };
     };
     const capped = run(true);
     const free = run(false);
     expect(capped.set).toBe(true);
     // Left alone, the same allocations grow it further (else this test proves nothing).
     expect(free.after).toBeGreaterThan(capped.after);
-    // Node 20 holds it at the cap, where left alone it doubles once more. Node 24 (V8 13) sizes its
-    // new space in steps of its own and, on a loaded machine, may grow it once or twice past the
-    // cap before the factor takes hold; left alone it grows to 8 times the cap. Either way the
-    // cap at least halves it.
+    // Node 20 holds it at the cap, where left alone it grows to 4 times. Node 24 (V8 13) sizes
+    // its new space in steps of its own and, on a loaded machine, may grow it once or twice past
+    // the cap before the factor takes hold; left alone it grows to 16 times the cap. Either way
+    // the cap at least halves it.
     expect(capped.after).toBeLessThanOrEqual(Math.max(YOUNG_GENERATION_CAP_BYTES, free.after / 2));
+    // Held and then given V8's factor back, it grows again: a task-heavy read's larger cap.
+    const raised = run(true, true);
+    expect(raised.set).toBe(true);
+    expect(raised.raised).toBeGreaterThan(raised.after);
   }, 30_000);
 
   it("this V8's young collection frees the bytes of buffers dead after a stream's turns, which it would leave", () => {

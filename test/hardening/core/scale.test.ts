@@ -15,6 +15,7 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 
 import { runCli } from "../../../src/cli/main.js";
+import { COLLECT_MIN_TASKS } from "../../../src/read/limits.js";
 import { YOUNG_GENERATION_CHECK_LINES } from "../../../src/read/read-dataset.js";
 import { BASE, CAND, DATASET, evaluateArgs, HARNESS, LONG, SMALL_POLICY, useScratch } from "../helpers.js";
 
@@ -142,12 +143,14 @@ async function gate(results: string): Promise<{
   stderr: string;
   collections: number;
   youngChecks: number;
+  heavyChecks: number;
 }> {
   const reportPath = scratch.path(`report-${Math.random().toString(36).slice(2)}.json`);
   const policy = scratch.write(SMALL_POLICY, `policy-${Math.random().toString(36).slice(2)}.yaml`);
   let stderr = "";
   let collections = 0;
   let youngChecks = 0;
+  let heavyChecks = 0;
   const code = await runCli(evaluateArgs([results], policy, ["--report", reportPath]), {
     stdout: () => undefined,
     stderr: (t) => (stderr += t),
@@ -157,13 +160,14 @@ async function gate(results: string): Promise<{
       collections++;
     },
     youngGeneration: {
-      cap: () => {
+      cap: (taskHeavy) => {
         youngChecks++;
+        if (taskHeavy) heavyChecks++;
       },
     },
   });
   const report = code <= 2 ? (JSON.parse(readFileSync(reportPath, "utf8")) as Record<string, unknown>) : {};
-  return { code, report, stderr, collections, youngChecks };
+  return { code, report, stderr, collections, youngChecks, heavyChecks };
 }
 
 describe("200,000 valid tasks through the whole gate (was: Maximum call stack size exceeded)", () => {
@@ -186,8 +190,12 @@ describe("200,000 valid tasks through the whole gate (was: Maximum call stack si
     // the read and one before the verdicts by review revision; a small one asks for none
     // (test/read/read-dataset.test.ts).
     expect(r.collections).toBe(3);
-    // The young generation's check: every 4,096 lines of the results file (2 rows a task).
+    // The young generation's check: every 4,096 lines of the results file (2 rows a task), told
+    // the read is task-heavy from line 2 × COLLECT_MIN_TASKS on.
     expect(r.youngChecks).toBe(Math.floor((2 * N) / YOUNG_GENERATION_CHECK_LINES));
+    expect(r.heavyChecks).toBe(
+      r.youngChecks - Math.floor((2 * COLLECT_MIN_TASKS - 1) / YOUNG_GENERATION_CHECK_LINES),
+    );
   }, 60_000);
 
   it("a clear accept with 1,000 clusters (the clustered fragility path)", async () => {
