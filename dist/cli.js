@@ -30815,7 +30815,7 @@ async function readFiles(opts, files, models) {
                 bytes: (bytes, begin, end, line) => {
                     builder.addResultBytes(bytes, begin, end, i, line);
                     if (cap !== undefined && (line & (YOUNG_GENERATION_CHECK_LINES - 1)) === 0)
-                        cap();
+                        cap(builder.cols.count >= COLLECT_MIN_TASKS);
                 },
             }
             : (text, begin, end, line, plain) => {
@@ -44961,25 +44961,29 @@ function fullCollectionFor(env) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   yM: () => (/* binding */ youngGenerationFor)
 /* harmony export */ });
-/* unused harmony exports YOUNG_GENERATION_CAP_BYTES, NODE_V8, youngGenerationCap */
+/* unused harmony exports YOUNG_GENERATION_CAP_BYTES, LARGE_READ_YOUNG_GENERATION_BYTES, NODE_V8, youngGenerationCap */
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8877);
 /* harmony import */ var node_v8__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_v8__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _full_collection_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4751);
 /**
- * Holds V8's young generation at YOUNG_GENERATION_CAP_BYTES while a large export is read. A read
- * keeps most of what it allocates (task ids, evidence lists, counts), so V8 sees a high survival
- * rate and doubles the young generation again and again, Node 24 (V8 13, GitHub's runtime for
- * this action) to four times the size Node 20 stops at. That space is resident memory on top of
- * what the read holds, so the peak RSS depended on the Node version (BENCHMARKS.md); a larger
- * young generation does not make the read faster here (every survivor is copied out of it either
- * way).
+ * Holds V8's young generation small while a large export is read. A read keeps most of what it
+ * allocates (task ids, evidence lists, counts), so V8 sees a high survival rate and doubles the
+ * young generation again and again, Node 24 (V8 13, GitHub's runtime for this action) to four
+ * times the size Node 20 stops at. That space is resident memory on top of what the read holds,
+ * so the peak RSS depended on the Node version (BENCHMARKS.md).
  *
  * The size limit V8 offers (--max-semi-space-size) is read once, when the process starts, and a
  * process cannot set it for itself; the growth factor is read at each growth. So once the new
- * space has reached the cap, growth is stopped (--semi-space-growth-factor=1). Left alone when
- * the user set the young generation's size themselves (NODE_OPTIONS or node's own flags).
- * Changes no result, only where memory goes: MODEL_GATE_COLLECT=0 turns it off with the full
- * collections (docs/large-exports.md).
+ * space has reached the cap, growth is stopped (--semi-space-growth-factor=1). The cap is
+ * YOUNG_GENERATION_CAP_BYTES until the reader says the read has become task-heavy (as many tasks
+ * as its full collections start at), then LARGE_READ_YOUNG_GENERATION_BYTES: on an export of few tasks the young generation is a real
+ * share of the peak and a larger one saves nothing, while a task-heavy read holds old objects that
+ * point at young ones (its growing columns), which every young collection must visit, so fewer,
+ * larger young collections save it time at a small share of its peak.
+ *
+ * Left alone when the user set the young generation's size themselves (NODE_OPTIONS or node's
+ * own flags). Changes no result, only where memory goes: MODEL_GATE_COLLECT=0 turns it off with
+ * the full collections (docs/large-exports.md).
  *
  * A gzip read also asks for a young collection every so often (youngGenerationFor's `collect`,
  * src/read/lines/file-stream.ts GZIP_COLLECT_BYTES): zlib's buffers of lines die young, but their
@@ -44987,8 +44991,12 @@ function fullCollectionFor(env) {
  */
 
 
-/** The new space at which its growth stops: half of what Node 20 grows it to, no read slower for it. */
-const YOUNG_GENERATION_CAP_BYTES = 16 * 1024 * 1024;
+/** The new space at which its growth stops, until the read has become task-heavy. */
+const YOUNG_GENERATION_CAP_BYTES = 8 * 1024 * 1024;
+/** The cap of a task-heavy read: half of the new space Node 20 grows to. */
+const LARGE_READ_YOUNG_GENERATION_BYTES = 16 * 1024 * 1024;
+/** V8's own growth factor, set again when a task-heavy read's cap is raised. */
+const DEFAULT_GROWTH_FACTOR = 2;
 /** This process's V8. */
 const NODE_V8 = {
     newSpaceBytes: () => (0,node_v8__WEBPACK_IMPORTED_MODULE_0__.getHeapSpaceStatistics)().find((s) => s.space_name === "new_space")?.space_size ?? 0,
@@ -45000,27 +45008,50 @@ const NODE_V8 = {
  * `_` for `-` in a flag's name). */
 const USER_SIZED = /--(?:(?:max|min)[-_]semi[-_]space[-_]size|semi[-_]space[-_]growth[-_]factor)/;
 /**
- * A check to call as a read goes on (every few thousand lines): once the new space has reached
- * the cap it stops its growth, and from then on returns at once. Undefined when the user sized
- * the young generation (`execArgv`, NODE_OPTIONS) or MODEL_GATE_COLLECT=0 turns the gate's
- * memory measures off.
+ * A check to call as a read goes on (every few thousand lines), saying whether the read has become
+ * task-heavy: once the new space has reached the cap it stops its growth; once the read is
+ * task-heavy it lets it grow to the larger cap and stops it there, and from then on returns at once. Undefined
+ * when the user sized the young generation (`execArgv`, NODE_OPTIONS) or MODEL_GATE_COLLECT=0
+ * turns the gate's memory measures off.
  */
 function youngGenerationCap(env, execArgv, heap = NODE_V8) {
     if (env["MODEL_GATE_COLLECT"] === "0")
         return undefined;
     if (execArgv.some((a) => USER_SIZED.test(a)) || USER_SIZED.test(env["NODE_OPTIONS"] ?? ""))
         return undefined;
-    let capped = false;
-    return () => {
-        if (capped || heap.newSpaceBytes() < YOUNG_GENERATION_CAP_BYTES)
-            return;
-        capped = true;
+    // Whether the growth is stopped now, and at which cap.
+    let held = false;
+    let large = false;
+    let done = false;
+    const growth = (factor) => {
         try {
-            heap.setFlags("--semi-space-growth-factor=1");
+            heap.setFlags(`--semi-space-growth-factor=${factor}`);
+            return true;
         }
         catch {
             // A V8 that refuses the flag grows its young generation as it would have: nothing else changes.
+            return false;
         }
+    };
+    return (taskHeavy) => {
+        if (done)
+            return;
+        if (!large && taskHeavy) {
+            large = true;
+            if (held) {
+                held = false;
+                if (!growth(DEFAULT_GROWTH_FACTOR))
+                    done = true;
+                return;
+            }
+        }
+        if (held)
+            return;
+        if (heap.newSpaceBytes() < (large ? LARGE_READ_YOUNG_GENERATION_BYTES : YOUNG_GENERATION_CAP_BYTES))
+            return;
+        held = true;
+        if (!growth(1) || large)
+            done = true;
     };
 }
 /**
