@@ -137,37 +137,52 @@ function writeTasks(
   return path;
 }
 
-async function gate(results: string): Promise<{
+interface CountedRun {
   code: number;
-  report: Record<string, unknown>;
+  stdout: string;
   stderr: string;
+  /** Full collections the read asked for. */
   collections: number;
+  /** Young-generation checks, and those told the read is task-heavy. */
   youngChecks: number;
   heavyChecks: number;
-}> {
-  const reportPath = scratch.path(`report-${Math.random().toString(36).slice(2)}.json`);
-  const policy = scratch.write(SMALL_POLICY, `policy-${Math.random().toString(36).slice(2)}.yaml`);
-  let stderr = "";
-  let collections = 0;
-  let youngChecks = 0;
-  let heavyChecks = 0;
-  const code = await runCli(evaluateArgs([results], policy, ["--report", reportPath]), {
-    stdout: () => undefined,
-    stderr: (t) => (stderr += t),
+}
+
+/** The CLI in-process on `argv`, counting the memory hooks the read calls. */
+async function runCounted(argv: readonly string[]): Promise<CountedRun> {
+  const run: CountedRun = {
+    code: -1,
+    stdout: "",
+    stderr: "",
+    collections: 0,
+    youngChecks: 0,
+    heavyChecks: 0,
+  };
+  run.code = await runCli(argv, {
+    stdout: (t) => (run.stdout += t),
+    stderr: (t) => (run.stderr += t),
     cwd: process.cwd(),
     now: () => new Date(),
     collectGarbage: () => {
-      collections++;
+      run.collections++;
     },
     youngGeneration: {
       cap: (taskHeavy) => {
-        youngChecks++;
-        if (taskHeavy) heavyChecks++;
+        run.youngChecks++;
+        if (taskHeavy) run.heavyChecks++;
       },
     },
   });
-  const report = code <= 2 ? (JSON.parse(readFileSync(reportPath, "utf8")) as Record<string, unknown>) : {};
-  return { code, report, stderr, collections, youngChecks, heavyChecks };
+  return run;
+}
+
+async function gate(results: string): Promise<CountedRun & { report: Record<string, unknown> }> {
+  const reportPath = scratch.path(`report-${Math.random().toString(36).slice(2)}.json`);
+  const policy = scratch.write(SMALL_POLICY, `policy-${Math.random().toString(36).slice(2)}.yaml`);
+  const run = await runCounted(evaluateArgs([results], policy, ["--report", reportPath]));
+  const report =
+    run.code <= 2 ? (JSON.parse(readFileSync(reportPath, "utf8")) as Record<string, unknown>) : {};
+  return { ...run, report };
 }
 
 describe("200,000 valid tasks through the whole gate (was: Maximum call stack size exceeded)", () => {
@@ -217,35 +232,21 @@ describe("200,000 valid tasks through the whole gate (was: Maximum call stack si
       baselinePasses: (i) => i % 10 < 5,
     });
     const policy = scratch.write(SMALL_POLICY, "rank-policy.yaml");
-    let stderr = "";
-    let stdout = "";
-    let collections = 0;
-    let youngChecks = 0;
-    const code = await runCli(
-      ["rank", "--results", file, "--policy", policy, "--models", `${BASE},${CAND}`, "--format", "json"],
-      {
-        stdout: (t) => (stdout += t),
-        stderr: (t) => (stderr += t),
-        cwd: process.cwd(),
-        now: () => new Date(),
-        collectGarbage: () => {
-          collections++;
-        },
-        youngGeneration: {
-          cap: () => {
-            youngChecks++;
-          },
-        },
-      },
-    );
-    expect(stderr).toBe("");
-    expect(code).toBe(0);
-    const ranking = JSON.parse(stdout) as { top: string | null; models: { model: string }[] };
+    const r = await runCounted([
+      ...["rank", "--results", file, "--policy", policy],
+      ...["--models", `${BASE},${CAND}`, "--format", "json"],
+    ]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const ranking = JSON.parse(r.stdout) as { top: string | null; models: { model: string }[] };
     expect(ranking.top).toBe(CAND);
     expect(ranking.models.map((m) => m.model)).toEqual([CAND, BASE]);
     // The one in finish(), before the task table is made (rank's own steps ask for none).
-    expect(collections).toBe(1);
-    expect(youngChecks).toBe(Math.floor((2 * N) / YOUNG_GENERATION_CHECK_LINES));
+    expect(r.collections).toBe(1);
+    expect(r.youngChecks).toBe(Math.floor((2 * N) / YOUNG_GENERATION_CHECK_LINES));
+    expect(r.heavyChecks).toBe(
+      r.youngChecks - Math.floor((2 * COLLECT_MIN_TASKS - 1) / YOUNG_GENERATION_CHECK_LINES),
+    );
   }, 60_000);
 
   it("a clear reject: verdict reject, exit 1", async () => {
