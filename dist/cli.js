@@ -44976,10 +44976,11 @@ function fullCollectionFor(env) {
  * process cannot set it for itself; the growth factor is read at each growth. So once the new
  * space has reached the cap, growth is stopped (--semi-space-growth-factor=1). The cap is
  * YOUNG_GENERATION_CAP_BYTES until the reader says the read has become task-heavy (as many tasks
- * as its full collections start at), then LARGE_READ_YOUNG_GENERATION_BYTES: on an export of few tasks the young generation is a real
- * share of the peak and a larger one saves nothing, while a task-heavy read holds old objects that
- * point at young ones (its growing columns), which every young collection must visit, so fewer,
- * larger young collections save it time at a small share of its peak.
+ * as its full collections start at), then LARGE_READ_YOUNG_GENERATION_BYTES. On an export of few
+ * tasks the young generation is a real share of the peak, and a larger one saves nothing; a
+ * task-heavy read holds old objects that point at young ones (its growing columns), which every
+ * young collection must visit, so fewer, larger young collections save it time, at a small share
+ * of its peak.
  *
  * Left alone when the user set the young generation's size themselves (NODE_OPTIONS or node's
  * own flags). Changes no result, only where memory goes: MODEL_GATE_COLLECT=0 turns it off with
@@ -45008,18 +45009,19 @@ const NODE_V8 = {
  * `_` for `-` in a flag's name). */
 const USER_SIZED = /--(?:(?:max|min)[-_]semi[-_]space[-_]size|semi[-_]space[-_]growth[-_]factor)/;
 /**
- * A check to call as a read goes on (every few thousand lines), saying whether the read has become
+ * A check to call as a read goes on (every few thousand lines), told whether the read has become
  * task-heavy: once the new space has reached the cap it stops its growth; once the read is
- * task-heavy it lets it grow to the larger cap and stops it there, and from then on returns at once. Undefined
- * when the user sized the young generation (`execArgv`, NODE_OPTIONS) or MODEL_GATE_COLLECT=0
- * turns the gate's memory measures off.
+ * task-heavy it lets it grow to the larger cap and stops it there, and from then on returns at
+ * once. Undefined when the user sized the young generation (`execArgv`, NODE_OPTIONS) or
+ * MODEL_GATE_COLLECT=0 turns the gate's memory measures off.
  */
 function youngGenerationCap(env, execArgv, heap = NODE_V8) {
     if (env["MODEL_GATE_COLLECT"] === "0")
         return undefined;
     if (execArgv.some((a) => USER_SIZED.test(a)) || USER_SIZED.test(env["NODE_OPTIONS"] ?? ""))
         return undefined;
-    // Whether the growth is stopped now, and at which cap.
+    // held: the growth is stopped now; large: the read is task-heavy (the larger cap applies);
+    // done: nothing is left to do.
     let held = false;
     let large = false;
     let done = false;
