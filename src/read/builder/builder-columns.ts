@@ -7,6 +7,7 @@
 
 import type { Validity } from "../../core/model.js";
 import { MetricSums } from "./metric-sums.js";
+import { EvidenceArena, type ListHandle } from "../rows/evidence-arena.js";
 
 /** Bits of TaskColumns.flags. */
 export const F_BASELINE = 1;
@@ -413,8 +414,13 @@ export class TaskColumns {
   count = 0;
   private capacity = 0;
   readonly taskIds: string[] = [];
-  /** The task's evidence (de-duplicated, first seen first, capped), packed (packed-evidence.ts). */
-  readonly evidence: (string | undefined)[] = [];
+  /**
+   * The task's evidence (de-duplicated, first seen first, capped), packed (packed-evidence.ts): a
+   * string, or its handle in `arena` (a task's first list as the scanner wrote it).
+   */
+  readonly evidence: (string | ListHandle | undefined)[] = [];
+  /** Where the scanner writes the lists it packs (evidence-arena.ts). */
+  readonly arena = new EvidenceArena();
   readonly clusters: (string | undefined)[] = [];
   /** Index of the task's dataset revision (DatasetBuilder.revisionList). */
   revision = new Uint32Array(0);
@@ -459,6 +465,18 @@ export class TaskColumns {
     for (let i = 0; i < this.count; i++) m.push();
     this.ranked.push(m);
     return m;
+  }
+
+  /**
+   * Task i's packed list as a string. A handle is read out of the arena once: the string then
+   * takes its place (the same items), so a task whose list is looked at again reads it once.
+   */
+  listOf(i: number): string | undefined {
+    const list = this.evidence[i];
+    if (typeof list !== "number") return list;
+    const s = this.arena.string(list);
+    this.evidence[i] = s;
+    return s;
   }
 
   /** A new task's number. */

@@ -81,7 +81,7 @@ export class DatasetBuilder extends LabelHistory {
   private readonly exportRow = emptyExportRow();
   private readonly reviewRow = emptyReviewRow();
   // (packEvidence: resultRow takes a row's packed list: LabelHistory.packedRow.)
-  private readonly scanner = new RowScanner(true);
+  private readonly scanner = new RowScanner(true, this.cols.arena);
 
   constructor(
     baseline: string,

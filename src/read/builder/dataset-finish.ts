@@ -29,6 +29,7 @@ import {
   TaskIndex,
   type LabelEvent,
   type ModelColumns,
+  type TaskColumns,
 } from "./builder-columns.js";
 import { emptyResultsMessage, noMatchMessage, unknownModelMessage } from "./builder-messages.js";
 import { plural } from "../../core/words.js";
@@ -402,15 +403,26 @@ function newTable(b: BuilderState, universe: Uint32Array, eventStart: Uint32Arra
   const cols = b.cols;
   const names = b.revisionList.map((r) => r.name);
   // Only the string columns: the table must not keep the builder's typed arrays alive.
-  const strings = { taskIds: cols.taskIds, clusters: cols.clusters, evidence: cols.evidence };
+  const strings = {
+    taskIds: cols.taskIds,
+    clusters: cols.clusters,
+    evidence: cols.evidence,
+    arena: cols.arena,
+  };
   return new ColumnTaskTable(universe.length, eventStart, strings, names, b.fileNames);
+}
+
+/** Task i's packed list as a string, read out of the arena when held there (only a label with a
+ * list of its own asks: the table reads the rest when a record is made). */
+function taskList(cols: TaskColumns, i: number): string | undefined {
+  const list = cols.evidence[i];
+  return typeof list === "number" ? cols.arena.string(list) : list;
 }
 
 /** Task i as the table's task u, its labels from event `e` on in history order (by revision, then source). */
 function addToTable(b: BuilderState, table: ColumnTaskTable, u: number, i: number, e: number): void {
   const cols = b.cols;
   const flags = cols.flags[i] ?? 0;
-  const evidence = cols.evidence[i];
   table.setTask(
     u,
     i,
@@ -433,30 +445,31 @@ function addToTable(b: BuilderState, table: ColumnTaskTable, u: number, i: numbe
         cols.label0Revision[i] ?? 0,
         cols.label0Validity[i] ?? 0,
         cols.label0Src[i] ?? 0,
-        own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined,
+        own ? ownEvidence(cols.label0Evidence.get(i), taskList(cols, i)) : undefined,
         cols.label0Meta.get(i),
       );
     }
-    for (let m = 0; m < laterCount(more); m++) setLabelEvent(table, k++, laterAt(more, m), evidence);
+    for (let m = 0; m < laterCount(more); m++) setLabelEvent(table, k++, laterAt(more, m), cols, i);
     return;
   }
   // (labelsOf makes a new list: sorted in place.)
   const sorted = labelsOf(b.cols, i, flags).sort(historyOrder);
-  for (let k = 0; k < sorted.length; k++) setLabelEvent(table, e + k, sorted[k] as LabelEvent, evidence);
+  for (let k = 0; k < sorted.length; k++) setLabelEvent(table, e + k, sorted[k] as LabelEvent, cols, i);
 }
 
 function setLabelEvent(
   table: ColumnTaskTable,
   at: number,
   ev: LabelEvent,
-  evidence: string | undefined,
+  cols: TaskColumns,
+  i: number,
 ): void {
   table.setEvent(
     at,
     ev.revision,
     validityCode(ev.validity),
     ev.src,
-    ev.own ? ownEvidence(ev.evidence, evidence) : undefined,
+    ev.own ? ownEvidence(ev.evidence, taskList(cols, i)) : undefined,
     ev.reviewer === undefined && ev.note === undefined ? undefined : { reviewer: ev.reviewer, note: ev.note },
   );
 }

@@ -29,6 +29,7 @@ import {
   SEPARATOR,
   unpack,
 } from "../rows/packed-evidence.js";
+import type { ListHandle } from "../rows/evidence-arena.js";
 import type { ExportRow } from "../rows/row-checks.js";
 import {
   F_LABEL0,
@@ -102,7 +103,7 @@ export class LabelHistory extends BuilderState {
     validity: Validity,
     evidence: string | readonly string[],
   ): void {
-    const list = this.cols.evidence[i];
+    const list = this.cols.listOf(i);
     // (revision * 4 + code is exact below 2^51.)
     if (list === undefined || revision >= 2 ** 48) return;
     const first = typeof evidence === "string" ? evidence : evidence[0];
@@ -124,20 +125,39 @@ export class LabelHistory extends BuilderState {
     revision: number,
     validity: Validity,
     src: number,
-    packed: string,
+    given: string | ListHandle,
     count: number,
   ): boolean {
+    const cols = this.cols;
+    let packed = given;
+    // A handle goes on as a handle only where the task's list answers without its characters: it
+    // is the task's list (the scanner found the row's items to be it), or the list on trial and
+    // the task has none yet (packedListAdded keeps it as the task's first). Else its string.
+    if (typeof packed === "number") {
+      const held = cols.evidence[i];
+      if (packed !== held && !(held === undefined && cols.arena.onTrial(packed)))
+        packed = cols.arena.string(packed);
+    }
     const last = this.lastAdded;
     if (last.repeatsPacked(i, revision, validity, packed)) return true;
-    if (this.memo?.repeatsPacked(i, revision, validity, packed, count, this.cols) === true) return true;
+    if (
+      typeof packed === "string" &&
+      this.memo?.repeatsPacked(i, revision, validity, packed, count, cols) === true
+    )
+      return true;
     last.forget();
     if (!this.addLabel(i, revision, validity, src, undefined, undefined, undefined, packed, count))
       return false;
-    const list = this.cols.evidence[i];
+    // (A list on trial that the task did not keep is read now, before another row's replaces it.)
+    if (typeof packed === "number" && cols.arena.onTrial(packed)) packed = cols.arena.string(packed);
     // remember() with the items, unless the task's list begins with the first (it returns then).
-    if (list !== undefined && !packedStartsWith(list, packed)) {
-      const first = packed.slice(0, packed.indexOf(SEPARATOR));
-      if (!packedStartsWith(list, first)) this.remember(i, revision, validity, unpack(packed) ?? []);
+    if (cols.evidence[i] !== undefined && cols.evidence[i] !== packed) {
+      const list = cols.listOf(i);
+      const text = typeof packed === "number" ? cols.arena.string(packed) : packed;
+      if (!packedStartsWith(list, text)) {
+        const first = text.slice(0, text.indexOf(SEPARATOR));
+        if (!packedStartsWith(list, first)) this.remember(i, revision, validity, unpack(text) ?? []);
+      }
     }
     last.setPacked(i, revision, validity, packed);
     return true;
@@ -166,7 +186,7 @@ export class LabelHistory extends BuilderState {
     reviewer: string | undefined,
     note: string | undefined,
     // A row's list given packed instead of `evidence` (packedRow), of `packedCount` items.
-    packedList?: string,
+    packedList?: string | ListHandle,
     packedCount = 0,
   ): boolean {
     const cols = this.cols;
@@ -186,7 +206,7 @@ export class LabelHistory extends BuilderState {
     const own = event === undefined ? ((cols.flags[i] ?? 0) & F_LABEL0_OWN) !== 0 : event.own;
     if (packedList !== undefined) {
       if (this.packedListAdded(i, event, own, packedList, packedCount)) return true;
-      evidence = unpack(packedList);
+      evidence = unpack(typeof packedList === "number" ? cols.arena.string(packedList) : packedList);
     }
     if (evidence === undefined) {
       if (fresh && own) this.settle(i, event);
@@ -294,24 +314,46 @@ export class LabelHistory extends BuilderState {
     i: number,
     event: LabelEvent | undefined,
     own: boolean,
-    packedList: string,
+    packedList: string | ListHandle,
     packedCount: number,
   ): boolean {
     const cols = this.cols;
     const packed = cols.evidence[i];
     if (packed === undefined && !own) {
       cols.evidence[i] = packedList;
-      this.heldChars += packedList.length - (packedCount - 1);
+      let length: number;
+      if (typeof packedList === "number") {
+        cols.arena.keep(packedList);
+        length = cols.arena.length(packedList);
+      } else {
+        length = packedList.length;
+      }
+      this.heldChars += length - (packedCount - 1);
       this.detachLabels(i, event, undefined, 0);
       return true;
     }
-    const has = packedStartsWith(packed, packedList);
+    // (The same list, or a handle read as its characters where the other is a string.)
+    const same = packed === packedList || (packed !== undefined && this.sameList(i, packedList));
+    const has = same || packedStartsWith(cols.listOf(i), this.listText(packedList));
     if (has && !own) return true;
-    if (has && own && this.ownList(i, event) === undefined && packed === packedList) {
+    if (has && own && this.ownList(i, event) === undefined && same) {
       this.disown(i, event);
       return true;
     }
     return false;
+  }
+
+  /** A row's packed list as a string (a handle read out of the arena). */
+  private listText(list: string | ListHandle): string {
+    return typeof list === "number" ? this.cols.arena.string(list) : list;
+  }
+
+  /** Whether task i's list has the characters of a row's packed list. */
+  private sameList(i: number, list: string | ListHandle): boolean {
+    const held = this.cols.evidence[i];
+    if (held === list) return true;
+    if (typeof held !== "number" && typeof list !== "number") return false;
+    return this.cols.listOf(i) === this.listText(list);
   }
 
   /** Adds a row's evidence items to task i's list and, when it holds its own, to the label's. */
@@ -322,7 +364,7 @@ export class LabelHistory extends BuilderState {
     evidence: string | readonly string[],
   ): void {
     const cols = this.cols;
-    const packed = cols.evidence[i];
+    const packed = cols.listOf(i);
     // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
     // it again would change nothing, and checking that by position is cheaper than searching.
     const taskHas = packedStartsWith(packed, evidence);
@@ -372,7 +414,7 @@ export class LabelHistory extends BuilderState {
 
   /** A label whose own list holds the task's items again shares the task's list. */
   private settle(i: number, event: LabelEvent | undefined): void {
-    if (packedEquals(this.cols.evidence[i], this.ownList(i, event))) this.disown(i, event);
+    if (packedEquals(this.cols.listOf(i), this.ownList(i, event))) this.disown(i, event);
   }
 
   /** The label (event undefined: the first) shares the task's list from now on. */

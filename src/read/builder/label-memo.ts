@@ -8,6 +8,7 @@ import { validityCode, type Validity } from "../../core/model.js";
 import type { TaskColumns } from "./builder-columns.js";
 import { packedRunAt } from "../rows/packed-evidence.js";
 import { isPlainText } from "../rows/scanner-parts.js";
+import type { ListHandle } from "../rows/evidence-arena.js";
 
 /**
  * Per task, the label (review_revision, validity) and evidence items of a result row already added
@@ -86,7 +87,7 @@ export class EvidenceMemo {
     if (this.count[i] !== count) return false;
     // (One item: the run is that whole item, and the item is remembered as a string.)
     if (count === 1) return this.item[i] === (typeof evidence === "string" ? evidence : evidence[0]);
-    return packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
+    return packedRunAt(cols.listOf(i), this.start[i] ?? 0, evidence);
   }
 
   /** repeats() of a row whose `count` items came packed (one run of whole items for packedRunAt). */
@@ -99,7 +100,7 @@ export class EvidenceMemo {
     cols: TaskColumns,
   ): boolean {
     if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1) return false;
-    return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, packed);
+    return this.count[i] === count && packedRunAt(cols.listOf(i), this.start[i] ?? 0, packed);
   }
 }
 
@@ -122,6 +123,8 @@ export class LastAdded {
   private shape = NO_EVIDENCE_GIVEN;
   private count = 0;
   private readonly items: string[] = [];
+  /** The packed list of a PACKED_LIST row: a string, or a kept list's handle (never one on trial). */
+  private packed: string | ListHandle = "";
 
   forget(): void {
     this.task = -1;
@@ -155,23 +158,26 @@ export class LastAdded {
   }
 
   /** set() of a row whose list came packed (ExportRow.packedEvidence). */
-  setPacked(i: number, revision: number, validity: Validity, packed: string): void {
+  setPacked(i: number, revision: number, validity: Validity, packed: string | ListHandle): void {
     this.task = i;
     this.revision = revision;
     this.validity = validity;
     this.shape = PACKED_LIST;
     this.count = 1;
-    this.items[0] = packed;
+    this.packed = packed;
   }
 
-  /** repeats() of a row whose list came packed: the same packed string (so the same items). */
-  repeatsPacked(i: number, revision: number, validity: Validity, packed: string): boolean {
+  /**
+   * repeats() of a row whose list came packed: the same packed string, or the same kept list's
+   * handle (a kept list is never written again), so the same items.
+   */
+  repeatsPacked(i: number, revision: number, validity: Validity, packed: string | ListHandle): boolean {
     return (
       i === this.task &&
       revision === this.revision &&
       validity === this.validity &&
       this.shape === PACKED_LIST &&
-      this.items[0] === packed
+      this.packed === packed
     );
   }
 

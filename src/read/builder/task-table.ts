@@ -21,6 +21,7 @@ import type {
 } from "../../core/model.js";
 import { DEFAULT_BENCHMARK, VALIDITIES } from "../../core/model.js";
 import { unpack } from "../rows/packed-evidence.js";
+import type { EvidenceArena, ListHandle } from "../rows/evidence-arena.js";
 
 /** Packed sources: fileIndex * LINE_RADIX + line (as the builder packs them). */
 export const LINE_RADIX = 2 ** 32;
@@ -48,8 +49,9 @@ export function small(x: number): number {
 export interface BuilderStrings {
   readonly taskIds: readonly string[];
   readonly clusters: readonly (string | undefined)[];
-  /** Packed (packed-evidence.ts); undefined: none. */
-  readonly evidence: readonly (string | undefined)[];
+  /** Packed (packed-evidence.ts): a string or its handle in `arena`; undefined: none. */
+  readonly evidence: readonly (string | ListHandle | undefined)[];
+  readonly arena: EvidenceArena;
 }
 
 /**
@@ -192,7 +194,8 @@ export class ColumnTaskTable implements TaskTable {
   }
   /** (A new array on each call.) */
   evidence(i: number): readonly string[] {
-    return unpack(this.strings.evidence[this.at(i)]) ?? NO_EVIDENCE;
+    const list = this.strings.evidence[this.at(i)];
+    return unpack(typeof list === "number" ? this.strings.arena.string(list) : list) ?? NO_EVIDENCE;
   }
   labelCount(i: number): number {
     this.at(i);

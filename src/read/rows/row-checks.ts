@@ -26,6 +26,7 @@ import { countKeys, firstRepeatedKey } from "../../core/json-keys.js";
 import type { AttemptResult, Validity } from "../../core/model.js";
 import { quote, escapeRawText } from "../../core/quote.js";
 import { aggregatedMetrics, attemptMetrics, repeatedMetricName } from "./metric-checks.js";
+import type { ListHandle } from "./evidence-arena.js";
 
 /** Result index used in packed attempt records: 0 pass, 1 fail, 2 infra_error, 3 missing. */
 export const RESULT_NAMES: readonly AttemptResult[] = ["pass", "fail", "infra_error", "missing"];
@@ -107,9 +108,10 @@ export interface ExportRow {
   /**
    * Set only by a RowScanner made with `packEvidence` (the builder's own): the row's evidence list
    * as packed-evidence.ts holds a task's (its items joined by SEPARATOR), with `evidence`
-   * undefined. Given only for 2 to MAX_EVIDENCE_PER_TASK items, each non-empty and distinct.
+   * undefined. Given only for 2 to MAX_EVIDENCE_PER_TASK items, each non-empty and distinct. A
+   * number is the list's handle in the scanner's EvidenceArena (evidence-arena.ts).
    */
-  packedEvidence: string | undefined;
+  packedEvidence: string | ListHandle | undefined;
   /** How many items packedEvidence holds (0 when it is undefined). */
   packedItems: number;
   attempt: string | number | undefined;

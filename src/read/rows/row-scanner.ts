@@ -36,6 +36,7 @@
 import { MAX_EVIDENCE_LENGTH, MAX_EVIDENCE_PER_TASK, MAX_ID_LENGTH, MAX_METRICS } from "../limits.js";
 import { MetricScanner } from "./metric-scanner.js";
 import { distinctSpans, ListMatcher, SpanPacker } from "./evidence-spans.js";
+import type { EvidenceArena, ListHandle } from "./evidence-arena.js";
 import type { ExportRow } from "./row-checks.js";
 import {
   F_TASK,
@@ -140,7 +141,7 @@ export class RowScanner {
   private nextShape = new Shape();
   /** The caller's guess at the next line's strings (see expect); "" for none. */
   private expectedTask = "";
-  private expectedList = "";
+  private expectedList: string | ListHandle = "";
   private expectedItem = "";
 
   /**
@@ -148,20 +149,25 @@ export class RowScanner {
    * items comes as `packedEvidence`, one string (see ExportRow), instead of a string an item: the
    * builder keeps a task's list packed, and a task-heavy export's rows would each make three
    * strings where one does (the items and their join). Only a reader that knows packedEvidence
-   * may ask for it.
+   * may ask for it. With an `arena` as well, a list that is not the expected one is written there
+   * on trial and comes as its handle (the reader keeps it or lets the next row's take its place).
    */
-  constructor(private readonly packEvidence = false) {}
+  constructor(
+    private readonly packEvidence = false,
+    /** Where a packed list is written instead of a string of its own, when given (evidence-arena.ts). */
+    private readonly arena?: EvidenceArena,
+  ) {}
 
   /**
    * Strings the next line probably holds, "" for none: its task_id, its evidence list packed
-   * (packed-evidence.ts) and one evidence item. The builder guesses them from the task after the
+   * (packed-evidence.ts; or its handle in the arena) and one evidence item. The builder guesses them from the task after the
    * last row's (rows usually come task after task) and what it holds of that task. Where the
    * line's bytes are a guess's characters, the row gets that very string instead of a new one: no
    * string is made a row, and the builder's comparisons with what it holds find the same object
    * at once. The row is the same either way (the same characters); a wrong guess costs a
    * comparison that usually stops at the first bytes. Holds until the next call.
    */
-  expect(task: string, list: string, item: string): void {
+  expect(task: string, list: string | ListHandle, item: string): void {
     this.expectedTask = task;
     this.expectedList = list;
     this.expectedItem = item;
@@ -637,16 +643,18 @@ export class RowScanner {
     }
     if (packable && n >= 2 && distinctSpans(this.spans, n, this.view, this.base)) {
       // (The task's list itself when the row gives exactly its items: see expect.)
-      out.packedEvidence = this.listMatcher.spansAre(
-        b,
-        this.spans,
-        n,
-        this.view,
-        this.base,
-        this.expectedList,
-      )
-        ? this.expectedList
-        : this.packer.pack(this.spans, n, this.view, this.base);
+      const expected = this.expectedList;
+      const arena = this.arena;
+      const same =
+        typeof expected === "string"
+          ? this.listMatcher.spansAre(b, this.spans, n, this.view, this.base, expected)
+          : arena !== undefined && arena.spansAre(expected, this.spans, n, this.view, this.base);
+      if (same) {
+        out.packedEvidence = expected;
+      } else {
+        const h = arena === undefined ? -1 : arena.write(this.spans, n, this.view, this.base);
+        out.packedEvidence = h >= 0 ? h : this.packer.pack(this.spans, n, this.view, this.base);
+      }
       out.packedItems = n;
       return p;
     }
@@ -684,7 +692,8 @@ export class RowScanner {
     const n = close - begin;
     // (The expected item was compared as the bytes were read.)
     const list = this.expectedList;
-    if (n === list.length && sameChars(b, begin, close, list, 0)) return list;
+    // (A handle is a list of two or more items: never one item.)
+    if (typeof list === "string" && n === list.length && sameChars(b, begin, close, list, 0)) return list;
     return slice(b, begin, close, true);
   }
 }

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 
 import { DatasetBuilder } from "../../../src/read/builder/dataset-builder.js";
 import { MAX_EVIDENCE_PER_TASK } from "../../../src/read/limits.js";
+import { ARENA_CHUNK_BYTES } from "../../../src/read/rows/evidence-arena.js";
 import { InputError } from "../../../src/core/errors.js";
 import { tableRecords, VALIDITIES, type TaskRecord, type TaskTable } from "../../../src/core/model.js";
 import { prng } from "../../helpers/prng.js";
@@ -318,6 +319,35 @@ describe("labels and evidence of a task, against a brute-force reading", () => {
   it("does so with the rows read by the byte scanner (evidence lists handed over packed)", () => {
     check(scenario, 3000, { compared: 1000, multiLabel: 500, ownLists: 300 }, "bytes");
     check(perModelScenario, 1500, { compared: 1000, multiLabel: 1000, ownLists: 500 }, "bytes");
+  });
+
+  it("keeps the tasks' lists past the evidence arena's first chunk, as the parsed rows give them", () => {
+    // 12,000 tasks of about 100 bytes of list each: more than one chunk (ARENA_CHUNK_BYTES). The
+    // candidate's rows repeat the baseline's lists (the handle itself comes back), and a third
+    // model's rows on every 7th task give another list: the task's grows, read out of the arena.
+    const long = "x".repeat(80);
+    const results: Record<string, unknown>[] = [];
+    for (const model of MODELS) {
+      for (let t = 0; t < 12_000; t++) {
+        if (model === "other" && t % 7 !== 0) continue;
+        results.push({
+          task_id: `t${t}`,
+          dataset_revision: "ds1",
+          harness_revision: "h",
+          model_config: model,
+          validity: "valid",
+          result: "pass",
+          review_revision: 0,
+          evidence: model === "other" ? [`o/${t}`, `a/${t}/${long}`] : [`a/${t}/${long}`, `b/${t}`],
+        });
+      }
+    }
+    expect(12_000 * (`a/0/${long}`.length + 8)).toBeGreaterThan(ARENA_CHUNK_BYTES);
+    const bytes = read(results, [], "bytes");
+    expect(bytes).toEqual(read(results, [], "json"));
+    const byId = new Map(bytes?.map((r) => [r.taskId, r]));
+    expect(byId.get("t11999")?.evidence).toEqual([`a/11999/${long}`, "b/11999"]);
+    expect(byId.get("t11998")?.evidence).toEqual([`a/11998/${long}`, "b/11998", "o/11998"]);
   });
 
   it("reads every field by index as the task's record holds it (the reader's table)", () => {

@@ -18,6 +18,7 @@ import {
   type ExportRow,
 } from "../../../src/read/rows/row-checks.js";
 import { RowScanner } from "../../../src/read/rows/row-scanner.js";
+import { EvidenceArena } from "../../../src/read/rows/evidence-arena.js";
 import { isPlainText } from "../../../src/read/rows/scanner-parts.js";
 import { prng } from "../../helpers/prng.js";
 
@@ -29,7 +30,9 @@ function view(r: ExportRow): unknown {
   let evidence = r.evidence;
   if (r.packedEvidence !== undefined) {
     expect(r.evidence).toBeUndefined();
-    const items = r.packedEvidence.split("\n");
+    // (A handle is read at once: the arena's next list on trial takes its place.)
+    const packed = typeof r.packedEvidence === "number" ? arena.string(r.packedEvidence) : r.packedEvidence;
+    const items = packed.split("\n");
     expect(items.length).toBe(r.packedItems);
     expect(items.length).toBeGreaterThanOrEqual(2);
     expect(items.length).toBeLessThanOrEqual(MAX_EVIDENCE_PER_TASK);
@@ -69,6 +72,9 @@ function byJson(line: string): ExportRow | undefined {
 const scanner = new RowScanner();
 /** The builder's kind: evidence lists of distinct ASCII items come packed. */
 const packing = new RowScanner(true);
+/** The builder's own: those lists written into an arena, handed over as handles. */
+const arena = new EvidenceArena();
+const arenaPacking = new RowScanner(true, arena);
 function byScanner(line: string, pad = false, by = scanner): ExportRow | undefined {
   // Bytes around the line (as in a read chunk) must not be read as part of it.
   const before = pad ? Buffer.from('9"}{,') : Buffer.alloc(0);
@@ -345,6 +351,7 @@ describe("the byte scanner and JSON.parse agree", () => {
     let parsed = 0;
     let refused = 0;
     let packedRows = 0;
+    let handles = 0;
     // Scanned rows with metrics (of one attempt, pre-aggregated), and with a benchmark.
     let metricRows = [0, 0] as [number, number];
     let benchmarkRows = 0;
@@ -353,8 +360,14 @@ describe("the byte scanner and JSON.parse agree", () => {
       const json = byJson(line);
       const scan = byScanner(line, i % 2 === 1);
       const packed = byScanner(line, i % 2 === 0, packing);
+      const viaArena = byScanner(line, i % 3 === 0, arenaPacking);
       // Packing changes how a list is handed over, never which lines are taken.
       expect(packed === undefined, line).toBe(scan === undefined);
+      expect(viaArena === undefined, line).toBe(scan === undefined);
+      if (viaArena !== undefined && json !== undefined) {
+        expect(view(viaArena), line).toEqual(view(json));
+        if (typeof viaArena.packedEvidence === "number") handles++;
+      }
       if (json === undefined) {
         refused++;
         if (scan !== undefined) expect.fail(`the scanner accepted a line JSON.parse refuses: ${line}`);
@@ -377,6 +390,7 @@ describe("the byte scanner and JSON.parse agree", () => {
     expect(parsed).toBeGreaterThan(2_000);
     expect(scanned / parsed).toBeGreaterThan(0.7);
     expect(packedRows).toBeGreaterThan(500);
+    expect(handles).toBe(packedRows);
     expect(metricRows[0]).toBeGreaterThan(300);
     expect(metricRows[1]).toBeGreaterThan(100);
     expect(benchmarkRows).toBeGreaterThan(300);
@@ -435,8 +449,11 @@ describe("the byte scanner and JSON.parse agree", () => {
     const rand = prng(20261206);
     const guessing = new RowScanner(true);
     const plain = new RowScanner(true);
+    // Guessing the list by its handle: the base line's list, written and kept as a task's first.
+    const byHandle = new RowScanner(true, arena);
     let scanned = 0;
     let guessedRight = 0;
+    let handedBack = 0;
     for (let i = 0; i < 1_500; i++) {
       let base = fuzzLine(rand);
       for (let tries = 0; byJson(base) === undefined && tries < 50; tries++) base = fuzzLine(rand);
@@ -444,6 +461,10 @@ describe("the byte scanner and JSON.parse agree", () => {
       if (known === undefined) continue;
       const ev = known.evidence;
       const items = ev === undefined ? [] : typeof ev === "string" ? [ev] : [...ev];
+      byHandle.expect("", "", "");
+      const first = byScanner(base, false, byHandle)?.packedEvidence;
+      const handle = typeof first === "number" ? first : undefined;
+      if (handle !== undefined) arena.keep(handle);
       for (let m = 0; m < 6; m++) {
         const line = m === 0 ? base : Buffer.from(mutate(rand, base), "utf8").toString("utf8");
         const random = rand() < 0.3;
@@ -460,10 +481,18 @@ describe("the byte scanner and JSON.parse agree", () => {
         if (!random && guessed.taskId === known.taskId) guessedRight++;
         expect(view(guessed), line).toEqual(view(unguessed));
         expect(view(guessed), line).toEqual(view(byJson(line) ?? emptyExportRow()));
+        if (handle !== undefined) {
+          byHandle.expect(isPlainText(task) ? task : "", random ? list : handle, "");
+          const row = byScanner(line, m % 2 === 1, byHandle);
+          expect(row === undefined, line).toBe(false);
+          if (row !== undefined && row.packedEvidence === handle) handedBack++;
+          if (row !== undefined) expect(view(row), line).toEqual(view(unguessed));
+        }
       }
     }
     expect(scanned).toBeGreaterThan(1_000);
     expect(guessedRight).toBeGreaterThan(500);
+    expect(handedBack).toBeGreaterThan(200);
   });
 
   it("calls plain text exactly the strings whose bytes read as themselves between quotes", () => {
@@ -568,6 +597,14 @@ describe("the byte scanner and JSON.parse agree", () => {
         items.every((x) => x.length > 0 && Buffer.byteLength(x) === x.length);
       expect(row?.packedEvidence, line).toBe(may ? items.join("\n") : undefined);
       expect(row?.packedItems, line).toBe(may ? n : 0);
+      const written = byScanner(line, i % 2 === 1, arenaPacking)?.packedEvidence;
+      if (may) {
+        expect(typeof written, line).toBe("number");
+        expect(arena.string(written as number), line).toBe(items.join("\n"));
+        expect(arena.length(written as number), line).toBe(items.join("\n").length);
+      } else {
+        expect(written, line).toBeUndefined();
+      }
       if (!may) expect(row?.evidence, line).toEqual(items);
       if (may) packedLists++;
       else itemLists++;
