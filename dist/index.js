@@ -77603,521 +77603,6 @@ function metricsFingerprint(names, values, count) {
     return f === 0 ? 1 : f;
 }
 
-;// CONCATENATED MODULE: ./src/read/builder/builder-columns.ts
-/**
- * The DatasetBuilder's per-task state, by task number (0, 1, … in the order the tasks are first
- * seen): typed arrays for the numbers, plain arrays for the strings and evidence lists, and side
- * maps for what few tasks have (a second label, a second harness revision, more than one attempt
- * id, a cluster conflict): a few objects a task would cost a task-heavy export most of its memory.
- */
-
-/** Bits of TaskColumns.flags. */
-const F_BASELINE = 1;
-const F_CANDIDATE = 2;
-/** The task's first label is held inline (label0Revision, label0Validity, label0Src). */
-const F_LABEL0 = 4;
-/** The first label's evidence is its own list (label0Evidence), not the task's list. */
-const F_LABEL0_OWN = 8;
-/** The task has labels after its first (moreLabels). */
-const F_MORE_LABELS = 16;
-/** One of the rank's models (RankedModels: a K-model read) has a row on the task. */
-const F_RANKED = 32;
-/**
- * The task_id is plain text (isPlainText: it came from a row the byte scanner read, which makes
- * no other), so the scanner may be told to expect it (RowScanner.expect).
- */
-const F_PLAIN_ID = 64;
-/** How many labels `held` is (undefined: none). */
-function laterCount(held) {
-    return held === undefined ? 0 : Array.isArray(held) ? held.length : 1;
-}
-/** The k-th of the labels `held`, for a k below laterCount(held) (so `held` is defined). */
-function laterAt(held, k) {
-    return Array.isArray(held) ? held[k] : held;
-}
-/** Integer attempt ids below this are held in an array indexed by the id. */
-const DENSE_ATTEMPTS = 1 << 12;
-/** 2^34: a packed value is file * 2^34 + line * 4 + result (dataset-builder.ts's source * 4 + result). */
-const PACKED_FILE = 2 ** 34;
-/** The largest value a slot holds (0 marks a free slot). */
-const SLOT_MAX = 2 ** 32 - 1;
-/** Slots of one slab of an AttemptPool (256 KiB); blocks are 8 … DENSE_ATTEMPTS slots. */
-const SLAB_SLOTS = 1 << 16;
-/** Block sizes by class: 8 << class. */
-const MIN_BLOCK = 8;
-/**
- * Blocks of Uint32 slots for every AttemptIds of a builder, in slabs of SLAB_SLOTS: a typed array
- * per (model, task) costs hundreds of bytes of ArrayBuffer bookkeeping each and leaves every array
- * it grew out of as garbage until a full collection. A block an AttemptIds grows out of is kept
- * for the next one that grows to its size.
- */
-class AttemptPool {
-    slabs = [];
-    /**
-     * The metrics fingerprints of the slabs' attempts, slot for slot (0: none), made for a slab
-     * only once one of its attempts carries metrics: an export without metrics holds none.
-     */
-    fingerprints = [];
-    /** Free blocks by class, as slab * SLAB_SLOTS + offset. */
-    free = [];
-    /** Where the next new block of the last slab starts. */
-    used = SLAB_SLOTS;
-    /** A block of MIN_BLOCK << cls zeroed slots, as slab * SLAB_SLOTS + offset. */
-    take(cls) {
-        const reused = this.free[cls]?.pop();
-        if (reused !== undefined)
-            return reused;
-        const size = MIN_BLOCK << cls;
-        if (this.used + size > SLAB_SLOTS) {
-            this.slabs.push(new Uint32Array(SLAB_SLOTS));
-            this.used = 0;
-        }
-        const at = (this.slabs.length - 1) * SLAB_SLOTS + this.used;
-        this.used += size;
-        return at;
-    }
-    /** Returns a block (zeroed here) for reuse. */
-    give(cls, block) {
-        const s = Math.floor(block / SLAB_SLOTS);
-        const at = block % SLAB_SLOTS;
-        this.slabs[s]?.fill(0, at, at + (MIN_BLOCK << cls));
-        this.fingerprints[s]?.fill(0, at, at + (MIN_BLOCK << cls));
-        (this.free[cls] ??= []).push(block);
-    }
-    /** The fingerprints of slab s, made on first use. */
-    fingerprintsOf(s) {
-        let f = this.fingerprints[s];
-        if (f === undefined) {
-            f = new Float64Array(SLAB_SLOTS);
-            this.fingerprints[s] = f;
-        }
-        return f;
-    }
-}
-/** The pool of AttemptIds made without one (a builder passes its own, freed with it). */
-const SHARED_POOL = new AttemptPool();
-/**
- * Attempt ids → packed source * 4 + result index, as a Map would hold them (1 and "1" apart).
- * Attempts are usually numbered 1, 2, 3, …: those sit in a block of Uint32 slots indexed by the id
- * (4 bytes an id, where a Map entry takes ~40 and its table grows by doubling; an AttemptPool
- * holds the blocks), as line * 4 + result + 1 of the file of the first such id; anything else (a
- * string, a sparse or large id, another file, a line past 2^30) in a Map: an attempt-heavy export
- * would otherwise hold a Map entry an attempt.
- */
-class AttemptIds {
-    pool;
-    /** The block (AttemptPool.take), its slab and offset there (undefined: no block yet), its
-     * class, the ids in it. */
-    block = 0;
-    slab;
-    at = 0;
-    cls = 0;
-    denseCount = 0;
-    /** The file (packed / 2^34) of every value in the block; -1 before the first. */
-    file = -1;
-    other;
-    /** Fingerprints of the ids in `other` that carry metrics. */
-    otherFingerprints;
-    constructor(pool = SHARED_POOL) {
-        this.pool = pool;
-    }
-    capacity() {
-        return this.slab === undefined ? 0 : MIN_BLOCK << this.cls;
-    }
-    inDense(id) {
-        return (typeof id === "number" &&
-            Number.isInteger(id) &&
-            id >= 0 &&
-            (id < this.capacity() || id < Math.min(DENSE_ATTEMPTS, 4 * this.denseCount + 64)));
-    }
-    get(id) {
-        const slab = this.slab;
-        if (typeof id === "number" && slab !== undefined && id >= 0 && id < MIN_BLOCK << this.cls) {
-            // (A fraction is never held in the block: `slab[at + 1.5]` reads nothing.)
-            const v = slab[this.at + id];
-            if (v !== undefined && v !== 0 && Number.isInteger(id))
-                return this.file * PACKED_FILE + v - 1;
-        }
-        return this.other?.get(id);
-    }
-    /**
-     * The metrics fingerprint `set` was given for `id` (0: none, or an id not held): a duplicate row
-     * of the attempt must carry the same metrics (dataset-builder.ts).
-     */
-    fingerprint(id) {
-        const slab = this.slab;
-        if (typeof id === "number" && slab !== undefined && id >= 0 && id < MIN_BLOCK << this.cls) {
-            const v = slab[this.at + id];
-            if (v !== undefined && v !== 0 && Number.isInteger(id)) {
-                return this.pool.fingerprints[Math.floor(this.block / SLAB_SLOTS)]?.[this.at + id] ?? 0;
-            }
-        }
-        return this.otherFingerprints?.get(id) ?? 0;
-    }
-    /** Holds a new id: its packed source * 4 + result, and its metrics fingerprint (0: none). */
-    set(id, packed, fingerprint = 0) {
-        const file = Math.floor(packed / PACKED_FILE);
-        const slot = packed - file * PACKED_FILE + 1;
-        if (!this.inDense(id) ||
-            !Number.isSafeInteger(packed) ||
-            packed < 0 ||
-            slot > SLOT_MAX ||
-            (this.file >= 0 && file !== this.file)) {
-            if (this.inBlock(id))
-                this.clear(id);
-            (this.other ??= new Map()).set(id, packed);
-            if (fingerprint !== 0)
-                (this.otherFingerprints ??= new Map()).set(id, fingerprint);
-            else
-                this.otherFingerprints?.delete(id);
-            return;
-        }
-        if (id >= this.capacity())
-            this.grow(id);
-        this.file = file;
-        const slab = this.slab;
-        if (slab[this.at + id] === 0)
-            this.denseCount++;
-        slab[this.at + id] = slot;
-        const s = Math.floor(this.block / SLAB_SLOTS);
-        if (fingerprint !== 0)
-            this.pool.fingerprintsOf(s)[this.at + id] = fingerprint;
-        else {
-            const f = this.pool.fingerprints[s];
-            if (f !== undefined)
-                f[this.at + id] = 0;
-        }
-        this.other?.delete(id);
-        this.otherFingerprints?.delete(id);
-    }
-    inBlock(id) {
-        return typeof id === "number" && Number.isInteger(id) && id >= 0 && id < this.capacity();
-    }
-    clear(id) {
-        const slab = this.slab;
-        if (slab[this.at + id] !== 0)
-            this.denseCount--;
-        slab[this.at + id] = 0;
-        const f = this.pool.fingerprints[Math.floor(this.block / SLAB_SLOTS)];
-        if (f !== undefined)
-            f[this.at + id] = 0;
-    }
-    /** A block with room for `id`; the values move over and the old block goes back to the pool. */
-    grow(id) {
-        let cls = this.slab === undefined ? 0 : this.cls + 1;
-        while (MIN_BLOCK << cls <= id)
-            cls++;
-        const block = this.pool.take(cls);
-        const slab = this.pool.slabs[Math.floor(block / SLAB_SLOTS)];
-        const at = block % SLAB_SLOTS;
-        const old = this.slab;
-        if (old !== undefined) {
-            const size = MIN_BLOCK << this.cls;
-            slab.set(old.subarray(this.at, this.at + size), at);
-            const f = this.pool.fingerprints[Math.floor(this.block / SLAB_SLOTS)];
-            if (f !== undefined) {
-                this.pool.fingerprintsOf(Math.floor(block / SLAB_SLOTS)).set(f.subarray(this.at, this.at + size), at);
-            }
-            this.pool.give(this.cls, this.block);
-        }
-        this.block = block;
-        this.slab = slab;
-        this.at = at;
-        this.cls = cls;
-    }
-}
-function grownF64(a, size) {
-    const b = new Float64Array(size);
-    b.set(a);
-    return b;
-}
-function grownU32(a, size) {
-    const b = new Uint32Array(size);
-    b.set(a);
-    return b;
-}
-/** The largest count a narrow (Uint32) count column holds. */
-const NARROW_COUNT_MAX = 0xffffffff;
-function grownCounts(a, size) {
-    const b = a instanceof Float64Array ? new Float64Array(size) : new Uint32Array(size);
-    b.set(a);
-    return b;
-}
-function grownU8(a, size) {
-    const b = new Uint8Array(size);
-    b.set(a);
-    return b;
-}
-/**
- * A compared model on every task: its first harness revision inline (harness undefined: no row
- * of this model on the task), the counts, further attempt ids and harness revisions by task.
- */
-class ModelColumns {
-    harness = [];
-    a0 = [];
-    info = new Float64Array(0);
-    a0info = new Float64Array(0);
-    /**
-     * The counts: Uint32 columns (4 bytes a task each, where Float64 takes 8) until a count passes NARROW_COUNT_MAX (a pre-aggregated row can hold any safe integer),
-     * then all four Float64 (widen). Written through setCounts, or checked against
-     * NARROW_COUNT_MAX first: a Uint32Array would wrap a larger value silently.
-     */
-    pass = new Uint32Array(0);
-    fail = new Uint32Array(0);
-    infraError = new Uint32Array(0);
-    missing = new Uint32Array(0);
-    /** 1 where the model has a row on the task (a ranked model's own flag: F_RANKED is shared). */
-    seen = new Uint8Array(0);
-    narrow = true;
-    /** The first attempt's metrics fingerprint by task (0: none), made once an attempt carries metrics. */
-    a0fp;
-    /** The model's sums by metric index (BuilderState.metricNames), made for a metric once it carries it. */
-    metrics = [];
-    size = 0;
-    /** Task → attempt values after the first of its first harness revision. */
-    more = new Map();
-    /** Task → further harness revisions. */
-    others = new Map();
-    /** Task i's further harness revisions, the map made on first use. */
-    othersOf(i) {
-        let others = this.others.get(i);
-        if (others === undefined) {
-            others = new Map();
-            this.others.set(i, others);
-        }
-        return others;
-    }
-    grow(size) {
-        this.size = size;
-        this.info = grownF64(this.info, size);
-        this.a0info = grownF64(this.a0info, size);
-        if (this.a0fp !== undefined)
-            this.a0fp = grownF64(this.a0fp, size);
-        for (const m of this.metrics)
-            m?.grow(size);
-        this.pass = grownCounts(this.pass, size);
-        this.fail = grownCounts(this.fail, size);
-        this.infraError = grownCounts(this.infraError, size);
-        this.missing = grownCounts(this.missing, size);
-        this.seen = grownU8(this.seen, size);
-    }
-    /** The count columns as Float64 (every count of the model then held exactly to 2^53). */
-    widen() {
-        if (!this.narrow)
-            return;
-        this.narrow = false;
-        this.pass = Float64Array.from(this.pass);
-        this.fail = Float64Array.from(this.fail);
-        this.infraError = Float64Array.from(this.infraError);
-        this.missing = Float64Array.from(this.missing);
-    }
-    /** Task i's four counts (safe integers), the columns widened first when one needs it. */
-    setCounts(i, pass, fail, infraError, missing) {
-        if (this.narrow &&
-            (pass > NARROW_COUNT_MAX ||
-                fail > NARROW_COUNT_MAX ||
-                infraError > NARROW_COUNT_MAX ||
-                missing > NARROW_COUNT_MAX))
-            this.widen();
-        this.pass[i] = pass;
-        this.fail[i] = fail;
-        this.infraError[i] = infraError;
-        this.missing[i] = missing;
-    }
-    push() {
-        this.harness.push(undefined);
-        this.a0.push(undefined);
-    }
-    /** Task i's first attempt's fingerprint (0: none). */
-    setA0Fingerprint(i, fingerprint) {
-        if (fingerprint !== 0)
-            (this.a0fp ??= new Float64Array(this.size))[i] = fingerprint;
-        else if (this.a0fp !== undefined)
-            this.a0fp[i] = 0;
-    }
-    /** The sums of metric k, made on first use. */
-    metricSums(k) {
-        let m = this.metrics[k];
-        if (m === undefined) {
-            m = new MetricSums(this.size);
-            while (this.metrics.length < k)
-                this.metrics.push(undefined);
-            this.metrics[k] = m;
-        }
-        return m;
-    }
-    /**
-     * Drops what only the read needs (harness revisions and attempt ids, to fold repeats and catch
-     * conflicts), keeping the counts: the Dataset is made at the read's peak memory
-     * (dataset-finish.ts), which is lower without them.
-     */
-    releaseAttempts() {
-        this.harness.length = 0;
-        this.a0.length = 0;
-        this.info = new Float64Array(0);
-        this.a0info = new Float64Array(0);
-        this.a0fp = undefined;
-        this.more.clear();
-        this.others.clear();
-    }
-}
-class TaskColumns {
-    count = 0;
-    capacity = 0;
-    taskIds = [];
-    /** The task's evidence (de-duplicated, first seen first, capped), packed (packed-evidence.ts). */
-    evidence = [];
-    clusters = [];
-    /** Index of the task's dataset revision (DatasetBuilder.revisionList). */
-    revision = new Uint32Array(0);
-    flags = new Uint8Array(0);
-    topRevision = new Float64Array(0);
-    /** Index into VALIDITIES. */
-    topValidity = new Uint8Array(0);
-    clusterSrc = new Float64Array(0);
-    label0Revision = new Float64Array(0);
-    label0Validity = new Uint8Array(0);
-    label0Src = new Float64Array(0);
-    /** Task → the first label's own evidence list (F_LABEL0_OWN). */
-    label0Evidence = new Map();
-    /** Task → reviewer and note of its first label, when given (a review). */
-    label0Meta = new Map();
-    /**
-     * Task → its labels after the first, in the order found (F_MORE_LABELS): by task number, not a
-     * Map, and a lone one without an array: an export whose models label a task differently has
-     * one on every task, and each object or Map entry a task costs time to make and to collect.
-     */
-    moreLabels = [];
-    /** Task → its later labels by labelKey, once it has LABEL_SCAN_MAX of them (label-history.ts). */
-    labelIndex = new Map();
-    /** Task → the first row that contradicted its cluster. */
-    clusterConflicts = new Map();
-    /**
-     * The task's benchmark (an index into BuilderState.benchmarkNames; 0 the default), made once a
-     * row names another: an export without benchmarks holds none.
-     */
-    benchmark;
-    /** Task → the first row that named another benchmark than the task's. */
-    benchmarkConflicts = new Map();
-    baseline = new ModelColumns();
-    candidate = new ModelColumns();
-    /** The rank's models in a K-model read (RankedModels), in the order first seen or given. */
-    ranked = [];
-    /** A ranked model's columns, sized for the tasks held so far. */
-    addRanked() {
-        const m = new ModelColumns();
-        m.grow(this.capacity);
-        for (let i = 0; i < this.count; i++)
-            m.push();
-        this.ranked.push(m);
-        return m;
-    }
-    /** A new task's number. */
-    add(revision, taskId) {
-        if (this.count === this.capacity)
-            this.grow(Math.max(1024, this.capacity * 2));
-        const i = this.count++;
-        this.taskIds.push(taskId);
-        this.evidence.push(undefined);
-        this.clusters.push(undefined);
-        this.moreLabels.push(undefined);
-        this.revision[i] = revision;
-        this.topRevision[i] = -1;
-        this.baseline.push();
-        this.candidate.push();
-        for (const m of this.ranked)
-            m.push();
-        return i;
-    }
-    /** The benchmark column, made on first use (every task so far in the default). */
-    benchmarks() {
-        return (this.benchmark ??= new Uint16Array(this.capacity));
-    }
-    grow(size) {
-        this.capacity = size;
-        if (this.benchmark !== undefined) {
-            const b = new Uint16Array(size);
-            b.set(this.benchmark);
-            this.benchmark = b;
-        }
-        this.revision = grownU32(this.revision, size);
-        this.flags = grownU8(this.flags, size);
-        this.topRevision = grownF64(this.topRevision, size);
-        this.topValidity = grownU8(this.topValidity, size);
-        this.clusterSrc = grownF64(this.clusterSrc, size);
-        this.label0Revision = grownF64(this.label0Revision, size);
-        this.label0Validity = grownU8(this.label0Validity, size);
-        this.label0Src = grownF64(this.label0Src, size);
-        this.baseline.grow(size);
-        this.candidate.grow(size);
-        for (const m of this.ranked)
-            m.grow(size);
-    }
-}
-/**
- * Task numbers by (dataset revision index, task_id): open addressing over one Int32Array of
- * (hash, task number + 1) pairs. A miss, the usual case for a new task of a task-heavy export,
- * touches one cache line instead of a Map's bucket, entries and key strings; the task's own
- * strings are compared only when the hashes agree.
- */
-class TaskIndex {
-    table = new Int32Array(2 * 1024);
-    mask = 1023;
-    size = 0;
-    /** The empty slot where the last missed key would go (see add). */
-    free = 0;
-    static hash(revision, taskId) {
-        let h = Math.imul(revision + 1, 0x9e3779b1) ^ 0x811c9dc5;
-        for (let k = 0; k < taskId.length; k++)
-            h = Math.imul(h ^ taskId.charCodeAt(k), 0x01000193);
-        return h ^ (h >>> 15);
-    }
-    /** The task number of (revision, taskId) with hash h, or -1. */
-    find(h, revision, taskId, cols) {
-        const table = this.table;
-        let s = h & this.mask;
-        for (;;) {
-            const v = table[2 * s + 1] ?? 0;
-            if (v === 0) {
-                this.free = s;
-                return -1;
-            }
-            if (table[2 * s] === h) {
-                const i = v - 1;
-                if (cols.taskIds[i] === taskId && cols.revision[i] === revision)
-                    return i;
-            }
-            s = (s + 1) & this.mask;
-        }
-    }
-    /** Adds task i with hash h: call right after `find` missed it. */
-    add(h, i) {
-        this.table[2 * this.free] = h;
-        this.table[2 * this.free + 1] = i + 1;
-        this.size++;
-        // At most half full: probes stay short.
-        if (2 * this.size > this.mask)
-            this.grow();
-    }
-    grow() {
-        const old = this.table;
-        const slots = 2 * (this.mask + 1);
-        this.table = new Int32Array(2 * slots);
-        this.mask = slots - 1;
-        for (let s = 0; s < old.length; s += 2) {
-            const v = old[s + 1] ?? 0;
-            if (v === 0)
-                continue;
-            const h = old[s] ?? 0;
-            let t = h & this.mask;
-            while ((this.table[2 * t + 1] ?? 0) !== 0)
-                t = (t + 1) & this.mask;
-            this.table[2 * t] = h;
-            this.table[2 * t + 1] = v;
-        }
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/read/rows/packed-evidence.ts
 /**
  * A task's evidence list as the reader holds it: its items joined by a line feed into
@@ -78196,486 +77681,6 @@ function packedIndexOf(packed, item) {
             return at;
     }
     return -1;
-}
-
-;// CONCATENATED MODULE: ./src/read/builder/task-table.ts
-
-
-/** Packed sources: fileIndex * LINE_RADIX + line (as the builder packs them). */
-const LINE_RADIX = 2 ** 32;
-/** The evidence of a task or event without any (shared: records are never modified). */
-const NO_EVIDENCE = Object.freeze([]);
-/**
- * A number read from a Float64Array, as a small integer when it is one. A record's field that
- * first receives a boxed double (what a Float64Array read gives before the code is optimised)
- * boxes every later value too: 16 bytes more a field of every record.
- */
-function small(x) {
-    const k = x | 0;
-    return k === x ? k : x;
-}
-/**
- * Filled by the DatasetBuilder (`setTask` and `setEvent`, in any order: it fills in its own task
- * order, reading its columns in order), then read. Each task's run of events is known beforehand.
- */
-class ColumnTaskTable {
-    strings;
-    revisionNames;
-    files;
-    length;
-    /** Task index → the builder's task number (for its strings). */
-    order;
-    /** Task index → its dataset revision's index in `revisionNames`. */
-    revisionIndex;
-    validityCode;
-    reviewRevisions;
-    baselines;
-    candidates;
-    /** Task i's events are eventStart[i] … eventStart[i + 1] - 1. */
-    eventStart;
-    eventRevisions;
-    eventValidities;
-    eventSource;
-    /** Event index → its evidence when it is not the task's list. */
-    eventEvidence = new Map();
-    /** Event index → reviewer and note, when either was given. */
-    eventMeta = new Map();
-    filled = 0;
-    /** Task index → its benchmark's index in benchmarkNames; undefined: every task in the default. */
-    benchmarkColumn;
-    benchmarkNames = [];
-    constructor(size, 
-    /** Task i's events will be eventStart[i] … eventStart[i + 1] - 1 (size + 1 entries; kept). */
-    eventStart, strings, revisionNames, files) {
-        this.strings = strings;
-        this.revisionNames = revisionNames;
-        this.files = files;
-        this.length = size;
-        this.order = new Uint32Array(size);
-        this.revisionIndex = new Uint32Array(size);
-        this.validityCode = new Uint8Array(size);
-        this.reviewRevisions = new Float64Array(size);
-        this.baselines = new Array(size);
-        this.candidates = new Array(size);
-        if (eventStart.length !== size + 1)
-            throw new Error("ColumnTaskTable: eventStart is not one a task and one more");
-        this.eventStart = eventStart;
-        const events = eventStart[size] ?? 0;
-        this.eventRevisions = new Float64Array(events);
-        this.eventValidities = new Uint8Array(events);
-        this.eventSource = new Float64Array(events);
-    }
-    /** Task i (in dataset order); its events go to eventStart[i] … with `setEvent`. */
-    setTask(i, builderTask, revisionIndex, validityCode, reviewRevision, baseline, candidate) {
-        this.filled++;
-        this.order[i] = builderTask;
-        this.revisionIndex[i] = revisionIndex;
-        this.validityCode[i] = validityCode;
-        this.reviewRevisions[i] = reviewRevision;
-        this.baselines[i] = baseline;
-        this.candidates[i] = candidate;
-    }
-    /** Event e (a task's events in history order). `evidence`: its list when not the task's. */
-    setEvent(e, revision, validityCode, source, evidence, meta) {
-        this.eventRevisions[e] = revision;
-        this.eventValidities[e] = validityCode;
-        this.eventSource[e] = source;
-        if (evidence !== undefined)
-            this.eventEvidence.set(e, evidence);
-        if (meta !== undefined)
-            this.eventMeta.set(e, meta);
-    }
-    /** The tasks' benchmarks (task index → index into `names`), when some are not the default. */
-    setBenchmarks(column, names) {
-        if (column.length !== this.length)
-            throw new Error("ColumnTaskTable: a benchmark column of another length");
-        this.benchmarkColumn = column;
-        this.benchmarkNames = names;
-    }
-    /** Whether every task was added. */
-    complete() {
-        return this.filled === this.length;
-    }
-    at(i) {
-        if (!(i >= 0 && i < this.filled))
-            throw new Error(`TaskTable: no task ${i} (of ${this.filled})`);
-        return this.order[i];
-    }
-    datasetRevision(i) {
-        this.at(i);
-        return this.revisionNames[this.revisionIndex[i]] ?? "";
-    }
-    taskId(i) {
-        return this.strings.taskIds[this.at(i)] ?? "";
-    }
-    validity(i) {
-        this.at(i);
-        return VALIDITIES[this.validityCode[i]] ?? "unreviewed";
-    }
-    reviewRevision(i) {
-        this.at(i);
-        return small(this.reviewRevisions[i]);
-    }
-    cluster(i) {
-        return this.strings.clusters[this.at(i)];
-    }
-    benchmark(i) {
-        this.at(i);
-        const column = this.benchmarkColumn;
-        return column === undefined
-            ? DEFAULT_BENCHMARK
-            : (this.benchmarkNames[column[i]] ?? DEFAULT_BENCHMARK);
-    }
-    baseline(i) {
-        this.at(i);
-        return this.baselines[i];
-    }
-    candidate(i) {
-        this.at(i);
-        return this.candidates[i];
-    }
-    /** (A new array on each call.) */
-    evidence(i) {
-        return unpack(this.strings.evidence[this.at(i)]) ?? NO_EVIDENCE;
-    }
-    labelCount(i) {
-        this.at(i);
-        return this.eventStart[i + 1] - this.eventStart[i];
-    }
-    lastLabelRevision(i) {
-        this.at(i);
-        const end = this.eventStart[i + 1];
-        return end > this.eventStart[i] ? small(this.eventRevisions[end - 1]) : -1;
-    }
-    eventRevision(i, k) {
-        return small(this.eventRevisions[this.eventAt(i, k)]);
-    }
-    eventValidity(i, k) {
-        return VALIDITIES[this.eventValidities[this.eventAt(i, k)]] ?? "unreviewed";
-    }
-    eventFile(i, k) {
-        return this.files[Math.floor(this.eventSource[this.eventAt(i, k)] / LINE_RADIX)] ?? "?";
-    }
-    eventLine(i, k) {
-        return small(this.eventSource[this.eventAt(i, k)] % LINE_RADIX);
-    }
-    eventAt(i, k) {
-        this.at(i);
-        const e = this.eventStart[i] + k;
-        if (!(k >= 0 && e < this.eventStart[i + 1]))
-            throw new Error(`TaskTable: task ${i} has no event ${k}`);
-        return e;
-    }
-    history(i) {
-        const taskEvidence = this.evidence(i);
-        const out = [];
-        for (let e = this.eventStart[i]; e < this.eventStart[i + 1]; e++) {
-            out.push(reviewEvent(small(this.eventRevisions[e]), VALIDITIES[this.eventValidities[e]] ?? "unreviewed", this.sourceOf(this.eventSource[e]), this.eventEvidence.get(e) ?? taskEvidence, this.eventMeta.get(e)));
-        }
-        return out;
-    }
-    sourceOf(src) {
-        return { file: this.files[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
-    }
-    record(i) {
-        const history = this.history(i);
-        const datasetRevision = this.datasetRevision(i);
-        const taskId = this.taskId(i);
-        const validity = this.validity(i);
-        const reviewRevision = this.reviewRevision(i);
-        const evidence = this.evidence(i);
-        const cluster = this.cluster(i);
-        const benchmark = this.benchmark(i);
-        const b = this.baselines[i];
-        const c = this.candidates[i];
-        // The keys in the order the reader always gave them.
-        const out = { datasetRevision, taskId, validity, reviewRevision, history, evidence };
-        if (cluster !== undefined)
-            out.cluster = cluster;
-        if (benchmark !== DEFAULT_BENCHMARK)
-            out.benchmark = benchmark;
-        if (b !== undefined)
-            out.baseline = b;
-        if (c !== undefined)
-            out.candidate = c;
-        return out;
-    }
-}
-/** A history event (reviewer and note only when given, after the evidence). */
-function reviewEvent(revision, validity, source, evidence, meta) {
-    if (meta === undefined || (meta.reviewer === undefined && meta.note === undefined)) {
-        return { revision, validity, source, evidence };
-    }
-    const event = { revision, validity, source, evidence };
-    if (meta.reviewer !== undefined)
-        event.reviewer = meta.reviewer;
-    if (meta.note !== undefined)
-        event.note = meta.note;
-    return event;
-}
-
-;// CONCATENATED MODULE: ./src/read/builder/builder-state.ts
-/**
- * What a DatasetBuilder holds, shared by its parts: the tasks (the column store,
- * builder-columns.ts) and how a row finds its task, the strings kept once, the models seen and
- * the compared models' totals, what is held against the caps (InputLimits), and the problems
- * found so far. The labels (label-history.ts) and the row path (dataset-builder.ts) are the layers
- * built on it (one object: see label-history.ts); the Dataset made at the end (dataset-finish.ts)
- * works on it; nothing outside src/read/builder does.
- *
- * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line.
- */
-
-
-
-
-
-/** Harness-kind entries: packed source * 2 + kind. */
-const KIND_ATTEMPTS = 0;
-const KIND_AGGREGATED = 1;
-/** Keeps the first problems in full and counts the rest. */
-class ProblemList {
-    items = [];
-    total = 0;
-    add(p) {
-        this.total++;
-        if (this.items.length < 20)
-            this.items.push(p);
-    }
-    /** Adds another list's problems after these (as if each had been added here). */
-    append(other) {
-        for (const p of other.items)
-            this.add(p);
-        this.total += other.total - other.items.length;
-    }
-}
-function newModelState() {
-    return {
-        harnessRevisions: new Set(),
-        datasetRevisions: new Set(),
-        duplicateRows: 0,
-        attempts: 0,
-        harnessByBenchmark: new Map(),
-        lastHarness: undefined,
-        lastBenchmark: -1,
-        lastRevision: undefined,
-    };
-}
-/**
- * The rank's models in one read (a K-model read, src/read/read-models.ts): each keeps its own
- * columns and totals exactly as the baseline and the candidate do, and every task one of them ran
- * is in the universe. Given ids (`--models`) are ranked in that order; without them (`every`)
- * each model is ranked from its first row on, in the order first seen. The counts and summaries
- * are filled by finish (dataset-finish.ts), by task of the Dataset's table.
- */
-class RankedModels {
-    cols;
-    ids = [];
-    byId = new Map();
-    states = [];
-    /** counts[k][u]: ranked model k's attempts on the table's task u (after finish). */
-    counts = [];
-    /** The ranked models' metrics by task of the table (after finish; undefined: none carries one). */
-    metrics = undefined;
-    /** Every model of the export is ranked (no ids given). */
-    every;
-    constructor(given, 
-    /** The builder's columns: a ranked model's are added there. */
-    cols) {
-        this.cols = cols;
-        this.every = given === null;
-        for (const id of given ?? [])
-            this.add(id);
-    }
-    /** Ranks one more model; its index. */
-    add(id) {
-        const k = this.ids.length;
-        this.ids.push(id);
-        this.byId.set(id, k);
-        this.states.push(newModelState());
-        this.cols.addRanked();
-        return k;
-    }
-}
-class BuilderState {
-    baseline;
-    candidate;
-    fileNames;
-    /** dataset_revision → its index. */
-    revisions = new Map();
-    /** The same, by revision index. */
-    revisionList = [];
-    cols = new TaskColumns();
-    /** Task numbers by (revision index, task_id). */
-    index = new TaskIndex();
-    /** Cluster and harness strings repeat across tasks: keep one copy of each. */
-    strings = new Map();
-    /** The harness revision interned last (rows of a harness revision come in runs). */
-    lastHarness = undefined;
-    models = new Set();
-    baselineState = newModelState();
-    candidateState = newModelState();
-    lineProblems = new ProblemList();
-    limits;
-    /** A cap was passed (reported): later lines are not held. */
-    stopped = false;
-    /**
-     * This read is the rank's (ReadOptions.pairOfMany): the two models need not appear (the rank
-     * checks its models against modelsPresent), and a reviews file that labels none of the read's
-     * tasks is named in the Dataset, not refused (the rank refuses it in its own words).
-     */
-    pairOfMany = false;
-    /** The rank's models when this is a K-model read (set before the first row), else undefined. */
-    ranked = undefined;
-    attemptIds = 0;
-    /** Blocks of every AttemptIds of this builder (freed with it). */
-    attemptPool = new AttemptPool();
-    /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
-    reviewFiles = new Map();
-    heldChars = 0;
-    /** Metric names some compared (or ranked) model's attempt carries, by index (ModelColumns.metrics). */
-    metricNames = [];
-    metricIndex = new Map();
-    /** Benchmark names by index (TaskColumns.benchmark); 0 is the default. */
-    benchmarkNames = [DEFAULT_BENCHMARK];
-    benchmarkIndex = new Map([[DEFAULT_BENCHMARK, 0]]);
-    /** The benchmark a row named last, and its index (rows of one benchmark come in runs). */
-    lastBenchmark = DEFAULT_BENCHMARK;
-    lastBenchmarkIndex = 0;
-    constructor(baseline, candidate, 
-    /** Display names of the input files, by file index. */
-    fileNames, limits = {}) {
-        this.baseline = baseline;
-        this.candidate = candidate;
-        this.fileNames = fileNames;
-        this.limits = { ...DEFAULT_INPUT_LIMITS, ...limits };
-    }
-    /** Reports a passed cap at `src` and stops holding what later lines bring. */
-    capPassed(src, message) {
-        this.lineProblem(src, undefined, `${message}; the rest of the input is not read`);
-        this.stopped = true;
-    }
-    /** After each line: reports when the text or attempt ids held have passed their caps. */
-    checkHeld(src) {
-        if (this.stopped)
-            return;
-        if (this.heldChars > this.limits.maxHeldChars) {
-            this.capPassed(src, `the input holds more than ${this.limits.maxHeldChars} characters of distinct ids, revisions, ` +
-                `clusters, attempt ids, evidence, reviewers and notes (the limit, which bounds the memory used)`);
-        }
-        else if (this.attemptIds > this.limits.maxAttemptIds) {
-            this.capPassed(src, `${this.ranked === undefined ? "the baseline and the candidate" : "the ranked models"} have more than ` +
-                `${this.limits.maxAttemptIds} distinct attempt ids ` +
-                `(the limit, which bounds the memory used to fold repeated attempts); give such exports as ` +
-                `pre-aggregated rows (passes, fails, infra_errors, missing)`);
-        }
-    }
-    /** An attempt id kept to recognise its repeats. */
-    holdAttempt(attempt) {
-        if (attempt !== undefined) {
-            this.attemptIds++;
-            if (typeof attempt === "string")
-                this.heldChars += attempt.length;
-        }
-        return attempt;
-    }
-    src(fileIndex, line) {
-        return fileIndex * LINE_RADIX + line;
-    }
-    where(src) {
-        const file = this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?";
-        return `${file}:${src % LINE_RADIX}`;
-    }
-    locationOf(src) {
-        return { file: this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
-    }
-    /** A problem of a whole file (line undefined) or of one line, reported by the line streamer. */
-    fileProblem(fileIndex, line, message) {
-        const file = this.fileNames[fileIndex] ?? "?";
-        this.lineProblems.add({ location: line === undefined ? { file } : { file, line }, message });
-    }
-    lineProblem(src, field, message) {
-        const location = this.locationOf(src);
-        this.lineProblems.add(field === undefined ? { location, message } : { location, field, message });
-    }
-    intern(value) {
-        const known = this.strings.get(value);
-        if (known !== undefined)
-            return known;
-        this.strings.set(value, value);
-        this.heldChars += value.length;
-        return value;
-    }
-    internHarness(value) {
-        let held = this.lastHarness;
-        if (value !== held) {
-            held = this.intern(value);
-            this.lastHarness = held;
-        }
-        return held;
-    }
-    /** The index of metric `name`, held from now on; -1 when that passes MAX_METRICS (reported). */
-    metricOf(name, src) {
-        const k = this.metricIndex.get(name);
-        if (k !== undefined)
-            return k;
-        if (this.metricNames.length >= MAX_METRICS) {
-            this.capPassed(src, `the compared models' attempts carry more than ${MAX_METRICS} distinct metric names (the limit, ` +
-                `which bounds the memory a metric adds); the next is ${quote(name)}`);
-            return -1;
-        }
-        this.heldChars += name.length;
-        this.metricIndex.set(name, this.metricNames.length);
-        this.metricNames.push(name);
-        return this.metricNames.length - 1;
-    }
-    /**
-     * The index of benchmark `name` (undefined: the default), held from now on; -1 when that passes
-     * MAX_BENCHMARKS (reported).
-     */
-    benchmarkOf(name, src) {
-        if (name === undefined)
-            return 0;
-        if (name === this.lastBenchmark)
-            return this.lastBenchmarkIndex;
-        let k = this.benchmarkIndex.get(name);
-        if (k === undefined) {
-            if (this.benchmarkNames.length >= MAX_BENCHMARKS) {
-                this.capPassed(src, `the export names more than ${MAX_BENCHMARKS} distinct benchmarks (the limit)`);
-                return -1;
-            }
-            const held = this.intern(name);
-            k = this.benchmarkNames.length;
-            this.benchmarkIndex.set(held, k);
-            this.benchmarkNames.push(held);
-        }
-        this.lastBenchmark = name;
-        this.lastBenchmarkIndex = k;
-        return k;
-    }
-    /** The index of benchmark `name` if any row named it, else -1 (nothing is held). */
-    knownBenchmark(name) {
-        return this.benchmarkIndex.get(name) ?? -1;
-    }
-    /** Where task i's first row is (the source of its first label: every row adds one), if known. */
-    firstRowOf(i) {
-        return ((this.cols.flags[i] ?? 0) & F_LABEL0) === 0 ? undefined : this.where(this.cols.label0Src[i] ?? 0);
-    }
-    /** Task i's benchmark. */
-    benchmarkOfTask(i) {
-        return this.benchmarkNames[this.cols.benchmark?.[i] ?? 0] ?? DEFAULT_BENCHMARK;
-    }
-    revisionOf(i) {
-        return this.revisionList[this.cols.revision[i] ?? 0]?.name ?? "";
-    }
-    /** Whether the reviews can matter: call after all results files. */
-    inUniverse(i) {
-        return ((this.cols.flags[i] ?? 0) & (F_BASELINE | F_CANDIDATE | F_RANKED)) !== 0;
-    }
-    /** Every model_config seen, sorted. */
-    modelsPresent() {
-        return [...this.models].sort(compareCodeUnits);
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/read/rows/scanner-parts.ts
@@ -79128,6 +78133,1148 @@ class Shape {
     }
 }
 
+;// CONCATENATED MODULE: ./src/read/rows/evidence-arena.ts
+/**
+ * Packed evidence lists (packed-evidence.ts) kept as bytes in a few large buffers instead of a
+ * string each. A task-heavy export gives most tasks a list of their own on their first row: as
+ * strings, each is made in V8's young generation and copied by it twice before it settles (a
+ * read of 500,000 tasks spent about a third of its collection time on them). Here a list is its
+ * bytes in a 1 MiB chunk outside the heap, named by a handle, a small integer: the builder's
+ * column holds the handle, and the scanner compares the next row's items with those bytes.
+ *
+ * A list is written on trial (`write`: the scanner does not know yet whether the builder keeps
+ * it) and kept by `keep`; the next write takes the place of one not kept. A kept list's bytes are
+ * never moved or written again, so a handle names the same list for as long as the arena lives.
+ * Every item is ASCII (the scanner packs only those): a list's string is its bytes as Latin-1.
+ */
+
+
+
+const CHUNK_BITS = 20;
+/** Bytes a chunk: a list is at most MAX_EVIDENCE_PER_TASK × (MAX_EVIDENCE_LENGTH + 1) bytes, well within. */
+const ARENA_CHUNK_BYTES = 1 << CHUNK_BITS;
+const OFFSET_MASK = ARENA_CHUNK_BYTES - 1;
+/** Chunks at most (1 GiB of lists): handles stay below 2^30. Past it lists are strings again. */
+const ARENA_MAX_CHUNKS = 1 << 10;
+/** A list's length in bytes, before its bytes. */
+const PREFIX_BYTES = 4;
+/** Items are copied four bytes at a time: a write may touch up to 3 bytes past its list. */
+const WORD_SLACK = 3;
+class EvidenceArena {
+    maxChunks;
+    chunks = [];
+    views = [];
+    /** Bytes of the last chunk taken by kept lists. */
+    used = 0;
+    /** The list written on trial and not kept yet (-1: none), and where its bytes end. */
+    trial = -1;
+    trialEnd = 0;
+    /** `maxChunks`: at most this many chunks (a test gives fewer to fill the arena). */
+    constructor(maxChunks = ARENA_MAX_CHUNKS) {
+        this.maxChunks = maxChunks;
+        if (!(maxChunks >= 1 && maxChunks <= ARENA_MAX_CHUNKS))
+            throw new RangeError(`EvidenceArena: maxChunks must be 1 to ${ARENA_MAX_CHUNKS}`);
+    }
+    /**
+     * Writes the n items of `spans` (begin and closing quote of each, in the line read through `v`,
+     * its byte 0 at `base`) joined by the separator, on trial: its handle, or -1 when the arena is
+     * full (the caller makes a string instead).
+     */
+    write(spans, n, v, base) {
+        let size = n - 1;
+        for (let k = 0; k < n; k++)
+            size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
+        const need = PREFIX_BYTES + size + WORD_SLACK;
+        let c = this.chunks.length - 1;
+        if (c < 0 || this.used + need > ARENA_CHUNK_BYTES) {
+            if (need > ARENA_CHUNK_BYTES || this.chunks.length >= this.maxChunks)
+                return -1;
+            // (Outside Node's shared pool: a chunk is freed only with the arena.)
+            const chunk = external_node_buffer_.Buffer.allocUnsafeSlow(ARENA_CHUNK_BYTES);
+            this.chunks.push(chunk);
+            this.views.push(new DataView(chunk.buffer, chunk.byteOffset, chunk.length));
+            this.used = 0;
+            c++;
+        }
+        const out = this.views[c];
+        const at = this.used;
+        out.setUint32(at, size, true);
+        let w = at + PREFIX_BYTES;
+        for (let k = 0; k < n; k++) {
+            if (k > 0)
+                out.setUint8(w++, SEPARATOR_CODE);
+            const begin = spans[2 * k] ?? 0;
+            const length = (spans[2 * k + 1] ?? 0) - begin;
+            // (The last word may copy up to 3 bytes after the item: the line goes on with its closing
+            // quote at least, and the next item, the separator or the next list overwrites them.)
+            for (let j = 0; j < length; j += 4)
+                out.setInt32(w + j, v.getInt32(base + begin + j, true), true);
+            w += length;
+        }
+        this.trial = (c << CHUNK_BITS) | at;
+        this.trialEnd = w;
+        return this.trial;
+    }
+    /** Whether `h` is the list written on trial (not kept yet). */
+    onTrial(h) {
+        return h === this.trial;
+    }
+    /** Keeps the list written on trial: its bytes are never written again. */
+    keep(h) {
+        if (h !== this.trial)
+            throw new Error(`EvidenceArena: list ${h} is not the one on trial`);
+        this.used = this.trialEnd;
+        this.trial = -1;
+    }
+    /** The list's length in characters (one byte each). */
+    length(h) {
+        return this.views[h >>> CHUNK_BITS].getUint32(h & OFFSET_MASK, true);
+    }
+    /** The packed list's string (a new one on each call). */
+    string(h) {
+        const chunk = this.chunks[h >>> CHUNK_BITS];
+        if (chunk === undefined)
+            throw new Error(`EvidenceArena: no list ${h}`);
+        const at = (h & OFFSET_MASK) + PREFIX_BYTES;
+        return slice(chunk, at, at + this.length(h), true);
+    }
+    /** Whether the n items of spans (as write reads them) joined by the separator are list h. */
+    spansAre(h, spans, n, v, base) {
+        const lv = this.views[h >>> CHUNK_BITS];
+        let at = h & OFFSET_MASK;
+        let size = n - 1;
+        for (let k = 0; k < n; k++)
+            size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
+        if (size !== lv.getUint32(at, true))
+            return false;
+        at += PREFIX_BYTES;
+        for (let k = 0; k < n; k++) {
+            if (k > 0 && lv.getUint8(at++) !== SEPARATOR_CODE)
+                return false;
+            const begin = spans[2 * k] ?? 0;
+            const length = (spans[2 * k + 1] ?? 0) - begin;
+            if (!sameBytes(v, base + begin, lv, at, length))
+                return false;
+            at += length;
+        }
+        return true;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/builder-columns.ts
+/**
+ * The DatasetBuilder's per-task state, by task number (0, 1, … in the order the tasks are first
+ * seen): typed arrays for the numbers, plain arrays for the strings and evidence lists, and side
+ * maps for what few tasks have (a second label, a second harness revision, more than one attempt
+ * id, a cluster conflict): a few objects a task would cost a task-heavy export most of its memory.
+ */
+
+
+/** Bits of TaskColumns.flags. */
+const F_BASELINE = 1;
+const F_CANDIDATE = 2;
+/** The task's first label is held inline (label0Revision, label0Validity, label0Src). */
+const F_LABEL0 = 4;
+/** The first label's evidence is its own list (label0Evidence), not the task's list. */
+const F_LABEL0_OWN = 8;
+/** The task has labels after its first (moreLabels). */
+const F_MORE_LABELS = 16;
+/** One of the rank's models (RankedModels: a K-model read) has a row on the task. */
+const F_RANKED = 32;
+/**
+ * The task_id is plain text (isPlainText: it came from a row the byte scanner read, which makes
+ * no other), so the scanner may be told to expect it (RowScanner.expect).
+ */
+const F_PLAIN_ID = 64;
+/** How many labels `held` is (undefined: none). */
+function laterCount(held) {
+    return held === undefined ? 0 : Array.isArray(held) ? held.length : 1;
+}
+/** The k-th of the labels `held`, for a k below laterCount(held) (so `held` is defined). */
+function laterAt(held, k) {
+    return Array.isArray(held) ? held[k] : held;
+}
+/** Integer attempt ids below this are held in an array indexed by the id. */
+const DENSE_ATTEMPTS = 1 << 12;
+/** 2^34: a packed value is file * 2^34 + line * 4 + result (dataset-builder.ts's source * 4 + result). */
+const PACKED_FILE = 2 ** 34;
+/** The largest value a slot holds (0 marks a free slot). */
+const SLOT_MAX = 2 ** 32 - 1;
+/** Slots of one slab of an AttemptPool (256 KiB); blocks are 8 … DENSE_ATTEMPTS slots. */
+const SLAB_SLOTS = 1 << 16;
+/** Block sizes by class: 8 << class. */
+const MIN_BLOCK = 8;
+/**
+ * Blocks of Uint32 slots for every AttemptIds of a builder, in slabs of SLAB_SLOTS: a typed array
+ * per (model, task) costs hundreds of bytes of ArrayBuffer bookkeeping each and leaves every array
+ * it grew out of as garbage until a full collection. A block an AttemptIds grows out of is kept
+ * for the next one that grows to its size.
+ */
+class AttemptPool {
+    slabs = [];
+    /**
+     * The metrics fingerprints of the slabs' attempts, slot for slot (0: none), made for a slab
+     * only once one of its attempts carries metrics: an export without metrics holds none.
+     */
+    fingerprints = [];
+    /** Free blocks by class, as slab * SLAB_SLOTS + offset. */
+    free = [];
+    /** Where the next new block of the last slab starts. */
+    used = SLAB_SLOTS;
+    /** A block of MIN_BLOCK << cls zeroed slots, as slab * SLAB_SLOTS + offset. */
+    take(cls) {
+        const reused = this.free[cls]?.pop();
+        if (reused !== undefined)
+            return reused;
+        const size = MIN_BLOCK << cls;
+        if (this.used + size > SLAB_SLOTS) {
+            this.slabs.push(new Uint32Array(SLAB_SLOTS));
+            this.used = 0;
+        }
+        const at = (this.slabs.length - 1) * SLAB_SLOTS + this.used;
+        this.used += size;
+        return at;
+    }
+    /** Returns a block (zeroed here) for reuse. */
+    give(cls, block) {
+        const s = Math.floor(block / SLAB_SLOTS);
+        const at = block % SLAB_SLOTS;
+        this.slabs[s]?.fill(0, at, at + (MIN_BLOCK << cls));
+        this.fingerprints[s]?.fill(0, at, at + (MIN_BLOCK << cls));
+        (this.free[cls] ??= []).push(block);
+    }
+    /** The fingerprints of slab s, made on first use. */
+    fingerprintsOf(s) {
+        let f = this.fingerprints[s];
+        if (f === undefined) {
+            f = new Float64Array(SLAB_SLOTS);
+            this.fingerprints[s] = f;
+        }
+        return f;
+    }
+}
+/** The pool of AttemptIds made without one (a builder passes its own, freed with it). */
+const SHARED_POOL = new AttemptPool();
+/**
+ * Attempt ids → packed source * 4 + result index, as a Map would hold them (1 and "1" apart).
+ * Attempts are usually numbered 1, 2, 3, …: those sit in a block of Uint32 slots indexed by the id
+ * (4 bytes an id, where a Map entry takes ~40 and its table grows by doubling; an AttemptPool
+ * holds the blocks), as line * 4 + result + 1 of the file of the first such id; anything else (a
+ * string, a sparse or large id, another file, a line past 2^30) in a Map: an attempt-heavy export
+ * would otherwise hold a Map entry an attempt.
+ */
+class AttemptIds {
+    pool;
+    /** The block (AttemptPool.take), its slab and offset there (undefined: no block yet), its
+     * class, the ids in it. */
+    block = 0;
+    slab;
+    at = 0;
+    cls = 0;
+    denseCount = 0;
+    /** The file (packed / 2^34) of every value in the block; -1 before the first. */
+    file = -1;
+    other;
+    /** Fingerprints of the ids in `other` that carry metrics. */
+    otherFingerprints;
+    constructor(pool = SHARED_POOL) {
+        this.pool = pool;
+    }
+    capacity() {
+        return this.slab === undefined ? 0 : MIN_BLOCK << this.cls;
+    }
+    inDense(id) {
+        return (typeof id === "number" &&
+            Number.isInteger(id) &&
+            id >= 0 &&
+            (id < this.capacity() || id < Math.min(DENSE_ATTEMPTS, 4 * this.denseCount + 64)));
+    }
+    get(id) {
+        const slab = this.slab;
+        if (typeof id === "number" && slab !== undefined && id >= 0 && id < MIN_BLOCK << this.cls) {
+            // (A fraction is never held in the block: `slab[at + 1.5]` reads nothing.)
+            const v = slab[this.at + id];
+            if (v !== undefined && v !== 0 && Number.isInteger(id))
+                return this.file * PACKED_FILE + v - 1;
+        }
+        return this.other?.get(id);
+    }
+    /**
+     * The metrics fingerprint `set` was given for `id` (0: none, or an id not held): a duplicate row
+     * of the attempt must carry the same metrics (dataset-builder.ts).
+     */
+    fingerprint(id) {
+        const slab = this.slab;
+        if (typeof id === "number" && slab !== undefined && id >= 0 && id < MIN_BLOCK << this.cls) {
+            const v = slab[this.at + id];
+            if (v !== undefined && v !== 0 && Number.isInteger(id)) {
+                return this.pool.fingerprints[Math.floor(this.block / SLAB_SLOTS)]?.[this.at + id] ?? 0;
+            }
+        }
+        return this.otherFingerprints?.get(id) ?? 0;
+    }
+    /** Holds a new id: its packed source * 4 + result, and its metrics fingerprint (0: none). */
+    set(id, packed, fingerprint = 0) {
+        const file = Math.floor(packed / PACKED_FILE);
+        const slot = packed - file * PACKED_FILE + 1;
+        if (!this.inDense(id) ||
+            !Number.isSafeInteger(packed) ||
+            packed < 0 ||
+            slot > SLOT_MAX ||
+            (this.file >= 0 && file !== this.file)) {
+            if (this.inBlock(id))
+                this.clear(id);
+            (this.other ??= new Map()).set(id, packed);
+            if (fingerprint !== 0)
+                (this.otherFingerprints ??= new Map()).set(id, fingerprint);
+            else
+                this.otherFingerprints?.delete(id);
+            return;
+        }
+        if (id >= this.capacity())
+            this.grow(id);
+        this.file = file;
+        const slab = this.slab;
+        if (slab[this.at + id] === 0)
+            this.denseCount++;
+        slab[this.at + id] = slot;
+        const s = Math.floor(this.block / SLAB_SLOTS);
+        if (fingerprint !== 0)
+            this.pool.fingerprintsOf(s)[this.at + id] = fingerprint;
+        else {
+            const f = this.pool.fingerprints[s];
+            if (f !== undefined)
+                f[this.at + id] = 0;
+        }
+        this.other?.delete(id);
+        this.otherFingerprints?.delete(id);
+    }
+    inBlock(id) {
+        return typeof id === "number" && Number.isInteger(id) && id >= 0 && id < this.capacity();
+    }
+    clear(id) {
+        const slab = this.slab;
+        if (slab[this.at + id] !== 0)
+            this.denseCount--;
+        slab[this.at + id] = 0;
+        const f = this.pool.fingerprints[Math.floor(this.block / SLAB_SLOTS)];
+        if (f !== undefined)
+            f[this.at + id] = 0;
+    }
+    /** A block with room for `id`; the values move over and the old block goes back to the pool. */
+    grow(id) {
+        let cls = this.slab === undefined ? 0 : this.cls + 1;
+        while (MIN_BLOCK << cls <= id)
+            cls++;
+        const block = this.pool.take(cls);
+        const slab = this.pool.slabs[Math.floor(block / SLAB_SLOTS)];
+        const at = block % SLAB_SLOTS;
+        const old = this.slab;
+        if (old !== undefined) {
+            const size = MIN_BLOCK << this.cls;
+            slab.set(old.subarray(this.at, this.at + size), at);
+            const f = this.pool.fingerprints[Math.floor(this.block / SLAB_SLOTS)];
+            if (f !== undefined) {
+                this.pool.fingerprintsOf(Math.floor(block / SLAB_SLOTS)).set(f.subarray(this.at, this.at + size), at);
+            }
+            this.pool.give(this.cls, this.block);
+        }
+        this.block = block;
+        this.slab = slab;
+        this.at = at;
+        this.cls = cls;
+    }
+}
+function grownF64(a, size) {
+    const b = new Float64Array(size);
+    b.set(a);
+    return b;
+}
+function grownU32(a, size) {
+    const b = new Uint32Array(size);
+    b.set(a);
+    return b;
+}
+/** The largest count a narrow (Uint32) count column holds. */
+const NARROW_COUNT_MAX = 0xffffffff;
+function grownCounts(a, size) {
+    const b = a instanceof Float64Array ? new Float64Array(size) : new Uint32Array(size);
+    b.set(a);
+    return b;
+}
+function grownU8(a, size) {
+    const b = new Uint8Array(size);
+    b.set(a);
+    return b;
+}
+/**
+ * A compared model on every task: its first harness revision inline (harness undefined: no row
+ * of this model on the task), the counts, further attempt ids and harness revisions by task.
+ */
+class ModelColumns {
+    harness = [];
+    a0 = [];
+    info = new Float64Array(0);
+    a0info = new Float64Array(0);
+    /**
+     * The counts: Uint32 columns (4 bytes a task each, where Float64 takes 8) until a count passes NARROW_COUNT_MAX (a pre-aggregated row can hold any safe integer),
+     * then all four Float64 (widen). Written through setCounts, or checked against
+     * NARROW_COUNT_MAX first: a Uint32Array would wrap a larger value silently.
+     */
+    pass = new Uint32Array(0);
+    fail = new Uint32Array(0);
+    infraError = new Uint32Array(0);
+    missing = new Uint32Array(0);
+    /** 1 where the model has a row on the task (a ranked model's own flag: F_RANKED is shared). */
+    seen = new Uint8Array(0);
+    narrow = true;
+    /** The first attempt's metrics fingerprint by task (0: none), made once an attempt carries metrics. */
+    a0fp;
+    /** The model's sums by metric index (BuilderState.metricNames), made for a metric once it carries it. */
+    metrics = [];
+    size = 0;
+    /** Task → attempt values after the first of its first harness revision. */
+    more = new Map();
+    /** Task → further harness revisions. */
+    others = new Map();
+    /** Task i's further harness revisions, the map made on first use. */
+    othersOf(i) {
+        let others = this.others.get(i);
+        if (others === undefined) {
+            others = new Map();
+            this.others.set(i, others);
+        }
+        return others;
+    }
+    grow(size) {
+        this.size = size;
+        this.info = grownF64(this.info, size);
+        this.a0info = grownF64(this.a0info, size);
+        if (this.a0fp !== undefined)
+            this.a0fp = grownF64(this.a0fp, size);
+        for (const m of this.metrics)
+            m?.grow(size);
+        this.pass = grownCounts(this.pass, size);
+        this.fail = grownCounts(this.fail, size);
+        this.infraError = grownCounts(this.infraError, size);
+        this.missing = grownCounts(this.missing, size);
+        this.seen = grownU8(this.seen, size);
+    }
+    /** The count columns as Float64 (every count of the model then held exactly to 2^53). */
+    widen() {
+        if (!this.narrow)
+            return;
+        this.narrow = false;
+        this.pass = Float64Array.from(this.pass);
+        this.fail = Float64Array.from(this.fail);
+        this.infraError = Float64Array.from(this.infraError);
+        this.missing = Float64Array.from(this.missing);
+    }
+    /** Task i's four counts (safe integers), the columns widened first when one needs it. */
+    setCounts(i, pass, fail, infraError, missing) {
+        if (this.narrow &&
+            (pass > NARROW_COUNT_MAX ||
+                fail > NARROW_COUNT_MAX ||
+                infraError > NARROW_COUNT_MAX ||
+                missing > NARROW_COUNT_MAX))
+            this.widen();
+        this.pass[i] = pass;
+        this.fail[i] = fail;
+        this.infraError[i] = infraError;
+        this.missing[i] = missing;
+    }
+    push() {
+        this.harness.push(undefined);
+        this.a0.push(undefined);
+    }
+    /** Task i's first attempt's fingerprint (0: none). */
+    setA0Fingerprint(i, fingerprint) {
+        if (fingerprint !== 0)
+            (this.a0fp ??= new Float64Array(this.size))[i] = fingerprint;
+        else if (this.a0fp !== undefined)
+            this.a0fp[i] = 0;
+    }
+    /** The sums of metric k, made on first use. */
+    metricSums(k) {
+        let m = this.metrics[k];
+        if (m === undefined) {
+            m = new MetricSums(this.size);
+            while (this.metrics.length < k)
+                this.metrics.push(undefined);
+            this.metrics[k] = m;
+        }
+        return m;
+    }
+    /**
+     * Drops what only the read needs (harness revisions and attempt ids, to fold repeats and catch
+     * conflicts), keeping the counts: the Dataset is made at the read's peak memory
+     * (dataset-finish.ts), which is lower without them.
+     */
+    releaseAttempts() {
+        this.harness.length = 0;
+        this.a0.length = 0;
+        this.info = new Float64Array(0);
+        this.a0info = new Float64Array(0);
+        this.a0fp = undefined;
+        this.more.clear();
+        this.others.clear();
+    }
+}
+class TaskColumns {
+    count = 0;
+    capacity = 0;
+    taskIds = [];
+    /**
+     * The task's evidence (de-duplicated, first seen first, capped), packed (packed-evidence.ts): a
+     * string, or its handle in `arena` (a task's first list as the scanner wrote it).
+     */
+    evidence = [];
+    /** Where the scanner writes the lists it packs (evidence-arena.ts). */
+    arena = new EvidenceArena();
+    clusters = [];
+    /** Index of the task's dataset revision (DatasetBuilder.revisionList). */
+    revision = new Uint32Array(0);
+    flags = new Uint8Array(0);
+    topRevision = new Float64Array(0);
+    /** Index into VALIDITIES. */
+    topValidity = new Uint8Array(0);
+    clusterSrc = new Float64Array(0);
+    label0Revision = new Float64Array(0);
+    label0Validity = new Uint8Array(0);
+    label0Src = new Float64Array(0);
+    /** Task → the first label's own evidence list (F_LABEL0_OWN). */
+    label0Evidence = new Map();
+    /** Task → reviewer and note of its first label, when given (a review). */
+    label0Meta = new Map();
+    /**
+     * Task → its labels after the first, in the order found (F_MORE_LABELS): by task number, not a
+     * Map, and a lone one without an array: an export whose models label a task differently has
+     * one on every task, and each object or Map entry a task costs time to make and to collect.
+     */
+    moreLabels = [];
+    /** Task → its later labels by labelKey, once it has LABEL_SCAN_MAX of them (label-history.ts). */
+    labelIndex = new Map();
+    /** Task → the first row that contradicted its cluster. */
+    clusterConflicts = new Map();
+    /**
+     * The task's benchmark (an index into BuilderState.benchmarkNames; 0 the default), made once a
+     * row names another: an export without benchmarks holds none.
+     */
+    benchmark;
+    /** Task → the first row that named another benchmark than the task's. */
+    benchmarkConflicts = new Map();
+    baseline = new ModelColumns();
+    candidate = new ModelColumns();
+    /** The rank's models in a K-model read (RankedModels), in the order first seen or given. */
+    ranked = [];
+    /** A ranked model's columns, sized for the tasks held so far. */
+    addRanked() {
+        const m = new ModelColumns();
+        m.grow(this.capacity);
+        for (let i = 0; i < this.count; i++)
+            m.push();
+        this.ranked.push(m);
+        return m;
+    }
+    /**
+     * Task i's packed list as a string. A handle is read out of the arena once: the string then
+     * takes its place (the same items), so a task whose list is looked at again reads it once.
+     */
+    listOf(i) {
+        const list = this.evidence[i];
+        if (typeof list !== "number")
+            return list;
+        const s = this.arena.string(list);
+        this.evidence[i] = s;
+        return s;
+    }
+    /** A new task's number. */
+    add(revision, taskId) {
+        if (this.count === this.capacity)
+            this.grow(Math.max(1024, this.capacity * 2));
+        const i = this.count++;
+        this.taskIds.push(taskId);
+        this.evidence.push(undefined);
+        this.clusters.push(undefined);
+        this.moreLabels.push(undefined);
+        this.revision[i] = revision;
+        this.topRevision[i] = -1;
+        this.baseline.push();
+        this.candidate.push();
+        for (const m of this.ranked)
+            m.push();
+        return i;
+    }
+    /** The benchmark column, made on first use (every task so far in the default). */
+    benchmarks() {
+        return (this.benchmark ??= new Uint16Array(this.capacity));
+    }
+    grow(size) {
+        this.capacity = size;
+        if (this.benchmark !== undefined) {
+            const b = new Uint16Array(size);
+            b.set(this.benchmark);
+            this.benchmark = b;
+        }
+        this.revision = grownU32(this.revision, size);
+        this.flags = grownU8(this.flags, size);
+        this.topRevision = grownF64(this.topRevision, size);
+        this.topValidity = grownU8(this.topValidity, size);
+        this.clusterSrc = grownF64(this.clusterSrc, size);
+        this.label0Revision = grownF64(this.label0Revision, size);
+        this.label0Validity = grownU8(this.label0Validity, size);
+        this.label0Src = grownF64(this.label0Src, size);
+        this.baseline.grow(size);
+        this.candidate.grow(size);
+        for (const m of this.ranked)
+            m.grow(size);
+    }
+}
+/**
+ * Task numbers by (dataset revision index, task_id): open addressing over one Int32Array of
+ * (hash, task number + 1) pairs. A miss, the usual case for a new task of a task-heavy export,
+ * touches one cache line instead of a Map's bucket, entries and key strings; the task's own
+ * strings are compared only when the hashes agree.
+ */
+class TaskIndex {
+    table = new Int32Array(2 * 1024);
+    mask = 1023;
+    size = 0;
+    /** The empty slot where the last missed key would go (see add). */
+    free = 0;
+    static hash(revision, taskId) {
+        let h = Math.imul(revision + 1, 0x9e3779b1) ^ 0x811c9dc5;
+        for (let k = 0; k < taskId.length; k++)
+            h = Math.imul(h ^ taskId.charCodeAt(k), 0x01000193);
+        return h ^ (h >>> 15);
+    }
+    /** The task number of (revision, taskId) with hash h, or -1. */
+    find(h, revision, taskId, cols) {
+        const table = this.table;
+        let s = h & this.mask;
+        for (;;) {
+            const v = table[2 * s + 1] ?? 0;
+            if (v === 0) {
+                this.free = s;
+                return -1;
+            }
+            if (table[2 * s] === h) {
+                const i = v - 1;
+                if (cols.taskIds[i] === taskId && cols.revision[i] === revision)
+                    return i;
+            }
+            s = (s + 1) & this.mask;
+        }
+    }
+    /** Adds task i with hash h: call right after `find` missed it. */
+    add(h, i) {
+        this.table[2 * this.free] = h;
+        this.table[2 * this.free + 1] = i + 1;
+        this.size++;
+        // At most half full: probes stay short.
+        if (2 * this.size > this.mask)
+            this.grow();
+    }
+    grow() {
+        const old = this.table;
+        const slots = 2 * (this.mask + 1);
+        this.table = new Int32Array(2 * slots);
+        this.mask = slots - 1;
+        for (let s = 0; s < old.length; s += 2) {
+            const v = old[s + 1] ?? 0;
+            if (v === 0)
+                continue;
+            const h = old[s] ?? 0;
+            let t = h & this.mask;
+            while ((this.table[2 * t + 1] ?? 0) !== 0)
+                t = (t + 1) & this.mask;
+            this.table[2 * t] = h;
+            this.table[2 * t + 1] = v;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/task-table.ts
+
+
+/** Packed sources: fileIndex * LINE_RADIX + line (as the builder packs them). */
+const LINE_RADIX = 2 ** 32;
+/** The evidence of a task or event without any (shared: records are never modified). */
+const NO_EVIDENCE = Object.freeze([]);
+/**
+ * A number read from a Float64Array, as a small integer when it is one. A record's field that
+ * first receives a boxed double (what a Float64Array read gives before the code is optimised)
+ * boxes every later value too: 16 bytes more a field of every record.
+ */
+function small(x) {
+    const k = x | 0;
+    return k === x ? k : x;
+}
+/**
+ * Filled by the DatasetBuilder (`setTask` and `setEvent`, in any order: it fills in its own task
+ * order, reading its columns in order), then read. Each task's run of events is known beforehand.
+ */
+class ColumnTaskTable {
+    strings;
+    revisionNames;
+    files;
+    length;
+    /** Task index → the builder's task number (for its strings). */
+    order;
+    /** Task index → its dataset revision's index in `revisionNames`. */
+    revisionIndex;
+    validityCode;
+    reviewRevisions;
+    baselines;
+    candidates;
+    /** Task i's events are eventStart[i] … eventStart[i + 1] - 1. */
+    eventStart;
+    eventRevisions;
+    eventValidities;
+    eventSource;
+    /** Event index → its evidence when it is not the task's list. */
+    eventEvidence = new Map();
+    /** Event index → reviewer and note, when either was given. */
+    eventMeta = new Map();
+    filled = 0;
+    /** Task index → its benchmark's index in benchmarkNames; undefined: every task in the default. */
+    benchmarkColumn;
+    benchmarkNames = [];
+    constructor(size, 
+    /** Task i's events will be eventStart[i] … eventStart[i + 1] - 1 (size + 1 entries; kept). */
+    eventStart, strings, revisionNames, files) {
+        this.strings = strings;
+        this.revisionNames = revisionNames;
+        this.files = files;
+        this.length = size;
+        this.order = new Uint32Array(size);
+        this.revisionIndex = new Uint32Array(size);
+        this.validityCode = new Uint8Array(size);
+        this.reviewRevisions = new Float64Array(size);
+        this.baselines = new Array(size);
+        this.candidates = new Array(size);
+        if (eventStart.length !== size + 1)
+            throw new Error("ColumnTaskTable: eventStart is not one a task and one more");
+        this.eventStart = eventStart;
+        const events = eventStart[size] ?? 0;
+        this.eventRevisions = new Float64Array(events);
+        this.eventValidities = new Uint8Array(events);
+        this.eventSource = new Float64Array(events);
+    }
+    /** Task i (in dataset order); its events go to eventStart[i] … with `setEvent`. */
+    setTask(i, builderTask, revisionIndex, validityCode, reviewRevision, baseline, candidate) {
+        this.filled++;
+        this.order[i] = builderTask;
+        this.revisionIndex[i] = revisionIndex;
+        this.validityCode[i] = validityCode;
+        this.reviewRevisions[i] = reviewRevision;
+        this.baselines[i] = baseline;
+        this.candidates[i] = candidate;
+    }
+    /** Event e (a task's events in history order). `evidence`: its list when not the task's. */
+    setEvent(e, revision, validityCode, source, evidence, meta) {
+        this.eventRevisions[e] = revision;
+        this.eventValidities[e] = validityCode;
+        this.eventSource[e] = source;
+        if (evidence !== undefined)
+            this.eventEvidence.set(e, evidence);
+        if (meta !== undefined)
+            this.eventMeta.set(e, meta);
+    }
+    /** The tasks' benchmarks (task index → index into `names`), when some are not the default. */
+    setBenchmarks(column, names) {
+        if (column.length !== this.length)
+            throw new Error("ColumnTaskTable: a benchmark column of another length");
+        this.benchmarkColumn = column;
+        this.benchmarkNames = names;
+    }
+    /** Whether every task was added. */
+    complete() {
+        return this.filled === this.length;
+    }
+    at(i) {
+        if (!(i >= 0 && i < this.filled))
+            throw new Error(`TaskTable: no task ${i} (of ${this.filled})`);
+        return this.order[i];
+    }
+    datasetRevision(i) {
+        this.at(i);
+        return this.revisionNames[this.revisionIndex[i]] ?? "";
+    }
+    taskId(i) {
+        return this.strings.taskIds[this.at(i)] ?? "";
+    }
+    validity(i) {
+        this.at(i);
+        return VALIDITIES[this.validityCode[i]] ?? "unreviewed";
+    }
+    reviewRevision(i) {
+        this.at(i);
+        return small(this.reviewRevisions[i]);
+    }
+    cluster(i) {
+        return this.strings.clusters[this.at(i)];
+    }
+    benchmark(i) {
+        this.at(i);
+        const column = this.benchmarkColumn;
+        return column === undefined
+            ? DEFAULT_BENCHMARK
+            : (this.benchmarkNames[column[i]] ?? DEFAULT_BENCHMARK);
+    }
+    baseline(i) {
+        this.at(i);
+        return this.baselines[i];
+    }
+    candidate(i) {
+        this.at(i);
+        return this.candidates[i];
+    }
+    /** (A new array on each call.) */
+    evidence(i) {
+        const list = this.strings.evidence[this.at(i)];
+        return unpack(typeof list === "number" ? this.strings.arena.string(list) : list) ?? NO_EVIDENCE;
+    }
+    labelCount(i) {
+        this.at(i);
+        return this.eventStart[i + 1] - this.eventStart[i];
+    }
+    lastLabelRevision(i) {
+        this.at(i);
+        const end = this.eventStart[i + 1];
+        return end > this.eventStart[i] ? small(this.eventRevisions[end - 1]) : -1;
+    }
+    eventRevision(i, k) {
+        return small(this.eventRevisions[this.eventAt(i, k)]);
+    }
+    eventValidity(i, k) {
+        return VALIDITIES[this.eventValidities[this.eventAt(i, k)]] ?? "unreviewed";
+    }
+    eventFile(i, k) {
+        return this.files[Math.floor(this.eventSource[this.eventAt(i, k)] / LINE_RADIX)] ?? "?";
+    }
+    eventLine(i, k) {
+        return small(this.eventSource[this.eventAt(i, k)] % LINE_RADIX);
+    }
+    eventAt(i, k) {
+        this.at(i);
+        const e = this.eventStart[i] + k;
+        if (!(k >= 0 && e < this.eventStart[i + 1]))
+            throw new Error(`TaskTable: task ${i} has no event ${k}`);
+        return e;
+    }
+    history(i) {
+        const taskEvidence = this.evidence(i);
+        const out = [];
+        for (let e = this.eventStart[i]; e < this.eventStart[i + 1]; e++) {
+            out.push(reviewEvent(small(this.eventRevisions[e]), VALIDITIES[this.eventValidities[e]] ?? "unreviewed", this.sourceOf(this.eventSource[e]), this.eventEvidence.get(e) ?? taskEvidence, this.eventMeta.get(e)));
+        }
+        return out;
+    }
+    sourceOf(src) {
+        return { file: this.files[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
+    }
+    record(i) {
+        const history = this.history(i);
+        const datasetRevision = this.datasetRevision(i);
+        const taskId = this.taskId(i);
+        const validity = this.validity(i);
+        const reviewRevision = this.reviewRevision(i);
+        const evidence = this.evidence(i);
+        const cluster = this.cluster(i);
+        const benchmark = this.benchmark(i);
+        const b = this.baselines[i];
+        const c = this.candidates[i];
+        // The keys in the order the reader always gave them.
+        const out = { datasetRevision, taskId, validity, reviewRevision, history, evidence };
+        if (cluster !== undefined)
+            out.cluster = cluster;
+        if (benchmark !== DEFAULT_BENCHMARK)
+            out.benchmark = benchmark;
+        if (b !== undefined)
+            out.baseline = b;
+        if (c !== undefined)
+            out.candidate = c;
+        return out;
+    }
+}
+/** A history event (reviewer and note only when given, after the evidence). */
+function reviewEvent(revision, validity, source, evidence, meta) {
+    if (meta === undefined || (meta.reviewer === undefined && meta.note === undefined)) {
+        return { revision, validity, source, evidence };
+    }
+    const event = { revision, validity, source, evidence };
+    if (meta.reviewer !== undefined)
+        event.reviewer = meta.reviewer;
+    if (meta.note !== undefined)
+        event.note = meta.note;
+    return event;
+}
+
+;// CONCATENATED MODULE: ./src/read/builder/builder-state.ts
+/**
+ * What a DatasetBuilder holds, shared by its parts: the tasks (the column store,
+ * builder-columns.ts) and how a row finds its task, the strings kept once, the models seen and
+ * the compared models' totals, what is held against the caps (InputLimits), and the problems
+ * found so far. The labels (label-history.ts) and the row path (dataset-builder.ts) are the layers
+ * built on it (one object: see label-history.ts); the Dataset made at the end (dataset-finish.ts)
+ * works on it; nothing outside src/read/builder does.
+ *
+ * Sources (file, line) are packed into one safe integer: fileIndex * 2^32 + line.
+ */
+
+
+
+
+
+/** Harness-kind entries: packed source * 2 + kind. */
+const KIND_ATTEMPTS = 0;
+const KIND_AGGREGATED = 1;
+/** Keeps the first problems in full and counts the rest. */
+class ProblemList {
+    items = [];
+    total = 0;
+    add(p) {
+        this.total++;
+        if (this.items.length < 20)
+            this.items.push(p);
+    }
+    /** Adds another list's problems after these (as if each had been added here). */
+    append(other) {
+        for (const p of other.items)
+            this.add(p);
+        this.total += other.total - other.items.length;
+    }
+}
+function newModelState() {
+    return {
+        harnessRevisions: new Set(),
+        datasetRevisions: new Set(),
+        duplicateRows: 0,
+        attempts: 0,
+        harnessByBenchmark: new Map(),
+        lastHarness: undefined,
+        lastBenchmark: -1,
+        lastRevision: undefined,
+    };
+}
+/**
+ * The rank's models in one read (a K-model read, src/read/read-models.ts): each keeps its own
+ * columns and totals exactly as the baseline and the candidate do, and every task one of them ran
+ * is in the universe. Given ids (`--models`) are ranked in that order; without them (`every`)
+ * each model is ranked from its first row on, in the order first seen. The counts and summaries
+ * are filled by finish (dataset-finish.ts), by task of the Dataset's table.
+ */
+class RankedModels {
+    cols;
+    ids = [];
+    byId = new Map();
+    states = [];
+    /** counts[k][u]: ranked model k's attempts on the table's task u (after finish). */
+    counts = [];
+    /** The ranked models' metrics by task of the table (after finish; undefined: none carries one). */
+    metrics = undefined;
+    /** Every model of the export is ranked (no ids given). */
+    every;
+    constructor(given, 
+    /** The builder's columns: a ranked model's are added there. */
+    cols) {
+        this.cols = cols;
+        this.every = given === null;
+        for (const id of given ?? [])
+            this.add(id);
+    }
+    /** Ranks one more model; its index. */
+    add(id) {
+        const k = this.ids.length;
+        this.ids.push(id);
+        this.byId.set(id, k);
+        this.states.push(newModelState());
+        this.cols.addRanked();
+        return k;
+    }
+}
+class BuilderState {
+    baseline;
+    candidate;
+    fileNames;
+    /** dataset_revision → its index. */
+    revisions = new Map();
+    /** The same, by revision index. */
+    revisionList = [];
+    cols = new TaskColumns();
+    /** Task numbers by (revision index, task_id). */
+    index = new TaskIndex();
+    /** Cluster and harness strings repeat across tasks: keep one copy of each. */
+    strings = new Map();
+    /** The harness revision interned last (rows of a harness revision come in runs). */
+    lastHarness = undefined;
+    models = new Set();
+    baselineState = newModelState();
+    candidateState = newModelState();
+    lineProblems = new ProblemList();
+    limits;
+    /** A cap was passed (reported): later lines are not held. */
+    stopped = false;
+    /**
+     * This read is the rank's (ReadOptions.pairOfMany): the two models need not appear (the rank
+     * checks its models against modelsPresent), and a reviews file that labels none of the read's
+     * tasks is named in the Dataset, not refused (the rank refuses it in its own words).
+     */
+    pairOfMany = false;
+    /** The rank's models when this is a K-model read (set before the first row), else undefined. */
+    ranked = undefined;
+    attemptIds = 0;
+    /** Blocks of every AttemptIds of this builder (freed with it). */
+    attemptPool = new AttemptPool();
+    /** Per reviews file (by file index): rows read, rows that labelled a compared task, rows by dataset revision. */
+    reviewFiles = new Map();
+    heldChars = 0;
+    /** Metric names some compared (or ranked) model's attempt carries, by index (ModelColumns.metrics). */
+    metricNames = [];
+    metricIndex = new Map();
+    /** Benchmark names by index (TaskColumns.benchmark); 0 is the default. */
+    benchmarkNames = [DEFAULT_BENCHMARK];
+    benchmarkIndex = new Map([[DEFAULT_BENCHMARK, 0]]);
+    /** The benchmark a row named last, and its index (rows of one benchmark come in runs). */
+    lastBenchmark = DEFAULT_BENCHMARK;
+    lastBenchmarkIndex = 0;
+    constructor(baseline, candidate, 
+    /** Display names of the input files, by file index. */
+    fileNames, limits = {}) {
+        this.baseline = baseline;
+        this.candidate = candidate;
+        this.fileNames = fileNames;
+        this.limits = { ...DEFAULT_INPUT_LIMITS, ...limits };
+    }
+    /** Reports a passed cap at `src` and stops holding what later lines bring. */
+    capPassed(src, message) {
+        this.lineProblem(src, undefined, `${message}; the rest of the input is not read`);
+        this.stopped = true;
+    }
+    /** After each line: reports when the text or attempt ids held have passed their caps. */
+    checkHeld(src) {
+        if (this.stopped)
+            return;
+        if (this.heldChars > this.limits.maxHeldChars) {
+            this.capPassed(src, `the input holds more than ${this.limits.maxHeldChars} characters of distinct ids, revisions, ` +
+                `clusters, attempt ids, evidence, reviewers and notes (the limit, which bounds the memory used)`);
+        }
+        else if (this.attemptIds > this.limits.maxAttemptIds) {
+            this.capPassed(src, `${this.ranked === undefined ? "the baseline and the candidate" : "the ranked models"} have more than ` +
+                `${this.limits.maxAttemptIds} distinct attempt ids ` +
+                `(the limit, which bounds the memory used to fold repeated attempts); give such exports as ` +
+                `pre-aggregated rows (passes, fails, infra_errors, missing)`);
+        }
+    }
+    /** An attempt id kept to recognise its repeats. */
+    holdAttempt(attempt) {
+        if (attempt !== undefined) {
+            this.attemptIds++;
+            if (typeof attempt === "string")
+                this.heldChars += attempt.length;
+        }
+        return attempt;
+    }
+    src(fileIndex, line) {
+        return fileIndex * LINE_RADIX + line;
+    }
+    where(src) {
+        const file = this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?";
+        return `${file}:${src % LINE_RADIX}`;
+    }
+    locationOf(src) {
+        return { file: this.fileNames[Math.floor(src / LINE_RADIX)] ?? "?", line: small(src % LINE_RADIX) };
+    }
+    /** A problem of a whole file (line undefined) or of one line, reported by the line streamer. */
+    fileProblem(fileIndex, line, message) {
+        const file = this.fileNames[fileIndex] ?? "?";
+        this.lineProblems.add({ location: line === undefined ? { file } : { file, line }, message });
+    }
+    lineProblem(src, field, message) {
+        const location = this.locationOf(src);
+        this.lineProblems.add(field === undefined ? { location, message } : { location, field, message });
+    }
+    intern(value) {
+        const known = this.strings.get(value);
+        if (known !== undefined)
+            return known;
+        this.strings.set(value, value);
+        this.heldChars += value.length;
+        return value;
+    }
+    internHarness(value) {
+        let held = this.lastHarness;
+        if (value !== held) {
+            held = this.intern(value);
+            this.lastHarness = held;
+        }
+        return held;
+    }
+    /** The index of metric `name`, held from now on; -1 when that passes MAX_METRICS (reported). */
+    metricOf(name, src) {
+        const k = this.metricIndex.get(name);
+        if (k !== undefined)
+            return k;
+        if (this.metricNames.length >= MAX_METRICS) {
+            this.capPassed(src, `the compared models' attempts carry more than ${MAX_METRICS} distinct metric names (the limit, ` +
+                `which bounds the memory a metric adds); the next is ${quote(name)}`);
+            return -1;
+        }
+        this.heldChars += name.length;
+        this.metricIndex.set(name, this.metricNames.length);
+        this.metricNames.push(name);
+        return this.metricNames.length - 1;
+    }
+    /**
+     * The index of benchmark `name` (undefined: the default), held from now on; -1 when that passes
+     * MAX_BENCHMARKS (reported).
+     */
+    benchmarkOf(name, src) {
+        if (name === undefined)
+            return 0;
+        if (name === this.lastBenchmark)
+            return this.lastBenchmarkIndex;
+        let k = this.benchmarkIndex.get(name);
+        if (k === undefined) {
+            if (this.benchmarkNames.length >= MAX_BENCHMARKS) {
+                this.capPassed(src, `the export names more than ${MAX_BENCHMARKS} distinct benchmarks (the limit)`);
+                return -1;
+            }
+            const held = this.intern(name);
+            k = this.benchmarkNames.length;
+            this.benchmarkIndex.set(held, k);
+            this.benchmarkNames.push(held);
+        }
+        this.lastBenchmark = name;
+        this.lastBenchmarkIndex = k;
+        return k;
+    }
+    /** The index of benchmark `name` if any row named it, else -1 (nothing is held). */
+    knownBenchmark(name) {
+        return this.benchmarkIndex.get(name) ?? -1;
+    }
+    /** Where task i's first row is (the source of its first label: every row adds one), if known. */
+    firstRowOf(i) {
+        return ((this.cols.flags[i] ?? 0) & F_LABEL0) === 0 ? undefined : this.where(this.cols.label0Src[i] ?? 0);
+    }
+    /** Task i's benchmark. */
+    benchmarkOfTask(i) {
+        return this.benchmarkNames[this.cols.benchmark?.[i] ?? 0] ?? DEFAULT_BENCHMARK;
+    }
+    revisionOf(i) {
+        return this.revisionList[this.cols.revision[i] ?? 0]?.name ?? "";
+    }
+    /** Whether the reviews can matter: call after all results files. */
+    inUniverse(i) {
+        return ((this.cols.flags[i] ?? 0) & (F_BASELINE | F_CANDIDATE | F_RANKED)) !== 0;
+    }
+    /** Every model_config seen, sorted. */
+    modelsPresent() {
+        return [...this.models].sort(compareCodeUnits);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/read/rows/metric-scanner.ts
 /**
  * The byte scanner's reader of a metric object (`metrics`, `metrics_sum`, `metrics_n`: SPEC §1.1),
@@ -79477,6 +79624,7 @@ class SpanPacker {
 
 class RowScanner {
     packEvidence;
+    arena;
     /** Set by stringEnd: whether the string just scanned is all ASCII. */
     ascii = true;
     /** Set by the value readers: the string or count read. */
@@ -79522,14 +79670,18 @@ class RowScanner {
      * items comes as `packedEvidence`, one string (see ExportRow), instead of a string an item: the
      * builder keeps a task's list packed, and a task-heavy export's rows would each make three
      * strings where one does (the items and their join). Only a reader that knows packedEvidence
-     * may ask for it.
+     * may ask for it. With an `arena` as well, a list that is not the expected one is written there
+     * on trial and comes as its handle (the reader keeps it or lets the next row's take its place).
      */
-    constructor(packEvidence = false) {
+    constructor(packEvidence = false, 
+    /** Where a packed list is written instead of a string of its own, when given (evidence-arena.ts). */
+    arena) {
         this.packEvidence = packEvidence;
+        this.arena = arena;
     }
     /**
      * Strings the next line probably holds, "" for none: its task_id, its evidence list packed
-     * (packed-evidence.ts) and one evidence item. The builder guesses them from the task after the
+     * (packed-evidence.ts; or its handle in the arena) and one evidence item. The builder guesses them from the task after the
      * last row's (rows usually come task after task) and what it holds of that task. Where the
      * line's bytes are a guess's characters, the row gets that very string instead of a new one: no
      * string is made a row, and the builder's comparisons with what it holds find the same object
@@ -80069,9 +80221,18 @@ class RowScanner {
         }
         if (packable && n >= 2 && distinctSpans(this.spans, n, this.view, this.base)) {
             // (The task's list itself when the row gives exactly its items: see expect.)
-            out.packedEvidence = this.listMatcher.spansAre(b, this.spans, n, this.view, this.base, this.expectedList)
-                ? this.expectedList
-                : this.packer.pack(this.spans, n, this.view, this.base);
+            const expected = this.expectedList;
+            const arena = this.arena;
+            const same = typeof expected === "string"
+                ? this.listMatcher.spansAre(b, this.spans, n, this.view, this.base, expected)
+                : arena !== undefined && arena.spansAre(expected, this.spans, n, this.view, this.base);
+            if (same) {
+                out.packedEvidence = expected;
+            }
+            else {
+                const h = arena === undefined ? -1 : arena.write(this.spans, n, this.view, this.base);
+                out.packedEvidence = h >= 0 ? h : this.packer.pack(this.spans, n, this.view, this.base);
+            }
             out.packedItems = n;
             return p;
         }
@@ -80110,7 +80271,8 @@ class RowScanner {
         const n = close - begin;
         // (The expected item was compared as the bytes were read.)
         const list = this.expectedList;
-        if (n === list.length && sameChars(b, begin, close, list, 0))
+        // (A handle is a list of two or more items: never one item.)
+        if (typeof list === "string" && n === list.length && sameChars(b, begin, close, list, 0))
             return list;
         return slice(b, begin, close, true);
     }
@@ -80332,13 +80494,13 @@ class EvidenceMemo {
         // (One item: the run is that whole item, and the item is remembered as a string.)
         if (count === 1)
             return this.item[i] === (typeof evidence === "string" ? evidence : evidence[0]);
-        return packedRunAt(cols.evidence[i], this.start[i] ?? 0, evidence);
+        return packedRunAt(cols.listOf(i), this.start[i] ?? 0, evidence);
     }
     /** repeats() of a row whose `count` items came packed (one run of whole items for packedRunAt). */
     repeatsPacked(i, revision, validity, packed, count, cols) {
         if (i >= this.label.length || this.label[i] !== revision * 4 + validityCode(validity) + 1)
             return false;
-        return this.count[i] === count && packedRunAt(cols.evidence[i], this.start[i] ?? 0, packed);
+        return this.count[i] === count && packedRunAt(cols.listOf(i), this.start[i] ?? 0, packed);
     }
 }
 /** Evidence items a row may hold for LastAdded to remember them (longer lists are not). */
@@ -80359,6 +80521,8 @@ class LastAdded {
     shape = NO_EVIDENCE_GIVEN;
     count = 0;
     items = [];
+    /** The packed list of a PACKED_LIST row: a string, or a kept list's handle (never one on trial). */
+    packed = "";
     forget() {
         this.task = -1;
     }
@@ -80393,15 +80557,18 @@ class LastAdded {
         this.validity = validity;
         this.shape = PACKED_LIST;
         this.count = 1;
-        this.items[0] = packed;
+        this.packed = packed;
     }
-    /** repeats() of a row whose list came packed: the same packed string (so the same items). */
+    /**
+     * repeats() of a row whose list came packed: the same packed string, or the same kept list's
+     * handle (a kept list is never written again), so the same items.
+     */
     repeatsPacked(i, revision, validity, packed) {
         return (i === this.task &&
             revision === this.revision &&
             validity === this.validity &&
             this.shape === PACKED_LIST &&
-            this.items[0] === packed);
+            this.packed === packed);
     }
     repeats(i, revision, validity, evidence) {
         if (i !== this.task || revision !== this.revision || validity !== this.validity)
@@ -80499,7 +80666,7 @@ class LabelHistory extends BuilderState {
      * known to change nothing (EvidenceMemo).
      */
     remember(i, revision, validity, evidence) {
-        const list = this.cols.evidence[i];
+        const list = this.cols.listOf(i);
         // (revision * 4 + code is exact below 2^51.)
         if (list === undefined || revision >= 2 ** 48)
             return;
@@ -80518,21 +80685,38 @@ class LabelHistory extends BuilderState {
      * read `packed` as one run of whole items (its separators are the list's), so each check is
      * the one the items would get; a task's first list is `packed` itself.
      */
-    packedRow(i, revision, validity, src, packed, count) {
+    packedRow(i, revision, validity, src, given, count) {
+        const cols = this.cols;
+        let packed = given;
+        // A handle goes on as a handle only where the task's list answers without its characters: it
+        // is the task's list (the scanner found the row's items to be it), or the list on trial and
+        // the task has none yet (packedListAdded keeps it as the task's first). Else its string.
+        if (typeof packed === "number") {
+            const held = cols.evidence[i];
+            if (packed !== held && !(held === undefined && cols.arena.onTrial(packed)))
+                packed = cols.arena.string(packed);
+        }
         const last = this.lastAdded;
         if (last.repeatsPacked(i, revision, validity, packed))
             return true;
-        if (this.memo?.repeatsPacked(i, revision, validity, packed, count, this.cols) === true)
+        if (typeof packed === "string" &&
+            this.memo?.repeatsPacked(i, revision, validity, packed, count, cols) === true)
             return true;
         last.forget();
         if (!this.addLabel(i, revision, validity, src, undefined, undefined, undefined, packed, count))
             return false;
-        const list = this.cols.evidence[i];
+        // (A list on trial that the task did not keep is read now, before another row's replaces it.)
+        if (typeof packed === "number" && cols.arena.onTrial(packed))
+            packed = cols.arena.string(packed);
         // remember() with the items, unless the task's list begins with the first (it returns then).
-        if (list !== undefined && !packedStartsWith(list, packed)) {
-            const first = packed.slice(0, packed.indexOf(SEPARATOR));
-            if (!packedStartsWith(list, first))
-                this.remember(i, revision, validity, unpack(packed) ?? []);
+        if (cols.evidence[i] !== undefined && cols.evidence[i] !== packed) {
+            const list = cols.listOf(i);
+            const text = typeof packed === "number" ? cols.arena.string(packed) : packed;
+            if (!packedStartsWith(list, text)) {
+                const first = text.slice(0, text.indexOf(SEPARATOR));
+                if (!packedStartsWith(list, first))
+                    this.remember(i, revision, validity, unpack(text) ?? []);
+            }
         }
         last.setPacked(i, revision, validity, packed);
         return true;
@@ -80572,7 +80756,7 @@ class LabelHistory extends BuilderState {
         if (packedList !== undefined) {
             if (this.packedListAdded(i, event, own, packedList, packedCount))
                 return true;
-            evidence = unpack(packedList);
+            evidence = unpack(typeof packedList === "number" ? cols.arena.string(packedList) : packedList);
         }
         if (evidence === undefined) {
             if (fresh && own)
@@ -80673,23 +80857,46 @@ class LabelHistory extends BuilderState {
         const packed = cols.evidence[i];
         if (packed === undefined && !own) {
             cols.evidence[i] = packedList;
-            this.heldChars += packedList.length - (packedCount - 1);
+            let length;
+            if (typeof packedList === "number") {
+                cols.arena.keep(packedList);
+                length = cols.arena.length(packedList);
+            }
+            else {
+                length = packedList.length;
+            }
+            this.heldChars += length - (packedCount - 1);
             this.detachLabels(i, event, undefined, 0);
             return true;
         }
-        const has = packedStartsWith(packed, packedList);
+        // (The same list, or a handle read as its characters where the other is a string.)
+        const same = packed === packedList || (packed !== undefined && this.sameList(i, packedList));
+        const has = same || packedStartsWith(cols.listOf(i), this.listText(packedList));
         if (has && !own)
             return true;
-        if (has && own && this.ownList(i, event) === undefined && packed === packedList) {
+        if (has && own && this.ownList(i, event) === undefined && same) {
             this.disown(i, event);
             return true;
         }
         return false;
     }
+    /** A row's packed list as a string (a handle read out of the arena). */
+    listText(list) {
+        return typeof list === "number" ? this.cols.arena.string(list) : list;
+    }
+    /** Whether task i's list has the characters of a row's packed list. */
+    sameList(i, list) {
+        const held = this.cols.evidence[i];
+        if (held === list)
+            return true;
+        if (typeof held !== "number" && typeof list !== "number")
+            return false;
+        return this.cols.listOf(i) === this.listText(list);
+    }
     /** Adds a row's evidence items to task i's list and, when it holds its own, to the label's. */
     addEvidence(i, event, own, evidence) {
         const cols = this.cols;
-        const packed = cols.evidence[i];
+        const packed = cols.listOf(i);
         // Rows of a task usually repeat its evidence, which then stands first in both lists: adding
         // it again would change nothing, and checking that by position is cheaper than searching.
         const taskHas = packedStartsWith(packed, evidence);
@@ -80740,7 +80947,7 @@ class LabelHistory extends BuilderState {
     }
     /** A label whose own list holds the task's items again shares the task's list. */
     settle(i, event) {
-        if (packedEquals(this.cols.evidence[i], this.ownList(i, event)))
+        if (packedEquals(this.cols.listOf(i), this.ownList(i, event)))
             this.disown(i, event);
     }
     /** The label (event undefined: the first) shares the task's list from now on. */
@@ -81410,14 +81617,24 @@ function newTable(b, universe, eventStart) {
     const cols = b.cols;
     const names = b.revisionList.map((r) => r.name);
     // Only the string columns: the table must not keep the builder's typed arrays alive.
-    const strings = { taskIds: cols.taskIds, clusters: cols.clusters, evidence: cols.evidence };
+    const strings = {
+        taskIds: cols.taskIds,
+        clusters: cols.clusters,
+        evidence: cols.evidence,
+        arena: cols.arena,
+    };
     return new ColumnTaskTable(universe.length, eventStart, strings, names, b.fileNames);
+}
+/** Task i's packed list as a string, read out of the arena when held there (only a label with a
+ * list of its own asks: the table reads the rest when a record is made). */
+function taskList(cols, i) {
+    const list = cols.evidence[i];
+    return typeof list === "number" ? cols.arena.string(list) : list;
 }
 /** Task i as the table's task u, its labels from event `e` on in history order (by revision, then source). */
 function addToTable(b, table, u, i, e) {
     const cols = b.cols;
     const flags = cols.flags[i] ?? 0;
-    const evidence = cols.evidence[i];
     table.setTask(u, i, cols.revision[i] ?? 0, cols.topValidity[i] ?? 0, cols.topRevision[i] ?? -1, (flags & F_BASELINE) === 0 ? undefined : countsOf(cols.baseline, i), (flags & F_CANDIDATE) === 0 ? undefined : countsOf(cols.candidate, i));
     const more = (flags & F_MORE_LABELS) === 0 ? undefined : cols.moreLabels[i];
     const first = (flags & F_LABEL0) !== 0;
@@ -81427,19 +81644,19 @@ function addToTable(b, table, u, i, e) {
         let k = e;
         if (first) {
             const own = (flags & F_LABEL0_OWN) !== 0;
-            table.setEvent(k++, cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), evidence) : undefined, cols.label0Meta.get(i));
+            table.setEvent(k++, cols.label0Revision[i] ?? 0, cols.label0Validity[i] ?? 0, cols.label0Src[i] ?? 0, own ? ownEvidence(cols.label0Evidence.get(i), taskList(cols, i)) : undefined, cols.label0Meta.get(i));
         }
         for (let m = 0; m < laterCount(more); m++)
-            setLabelEvent(table, k++, laterAt(more, m), evidence);
+            setLabelEvent(table, k++, laterAt(more, m), cols, i);
         return;
     }
     // (labelsOf makes a new list: sorted in place.)
     const sorted = labelsOf(b.cols, i, flags).sort(historyOrder);
     for (let k = 0; k < sorted.length; k++)
-        setLabelEvent(table, e + k, sorted[k], evidence);
+        setLabelEvent(table, e + k, sorted[k], cols, i);
 }
-function setLabelEvent(table, at, ev, evidence) {
-    table.setEvent(at, ev.revision, validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, evidence) : undefined, ev.reviewer === undefined && ev.note === undefined ? undefined : { reviewer: ev.reviewer, note: ev.note });
+function setLabelEvent(table, at, ev, cols, i) {
+    table.setEvent(at, ev.revision, validityCode(ev.validity), ev.src, ev.own ? ownEvidence(ev.evidence, taskList(cols, i)) : undefined, ev.reviewer === undefined && ev.note === undefined ? undefined : { reviewer: ev.reviewer, note: ev.note });
 }
 function dataset_finish_summary(config, st, benchmarkNames) {
     const byBenchmark = Object.create(null);
@@ -81541,7 +81758,7 @@ class DatasetBuilder extends LabelHistory {
     exportRow = emptyExportRow();
     reviewRow = emptyReviewRow();
     // (packEvidence: resultRow takes a row's packed list: LabelHistory.packedRow.)
-    scanner = new RowScanner(true);
+    scanner = new RowScanner(true, this.cols.arena);
     constructor(baseline, candidate, 
     /** Display names of the input files, by file index. */
     fileNames, limits = {}) {
