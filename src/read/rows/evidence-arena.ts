@@ -13,18 +13,22 @@
  */
 
 import { Buffer } from "node:buffer";
-import { SEPARATOR_CODE } from "./packed-evidence.js";
-import { sameBytes, slice } from "./scanner-parts.js";
+import { copySpans, joinedSize, spansAreBytes } from "./evidence-spans.js";
+import { slice } from "./scanner-parts.js";
 
 /** A list's place in the arena (its chunk and byte offset), below 2^30: a small integer on every
  * V8 build, so a column holding it holds no heap number. */
 export type ListHandle = number;
 
 const CHUNK_BITS = 20;
-/** Bytes a chunk: a list is at most MAX_EVIDENCE_PER_TASK × (MAX_EVIDENCE_LENGTH + 1) bytes, well within. */
+/** Bytes a chunk holds at most: a list is at most MAX_EVIDENCE_PER_TASK × (MAX_EVIDENCE_LENGTH + 1)
+ * bytes, well within. */
 export const ARENA_CHUNK_BYTES = 1 << CHUNK_BITS;
+/** The first chunk's size; each next one is twice the last, up to ARENA_CHUNK_BYTES (an export of
+ * few tasks holds little evidence). */
+export const ARENA_FIRST_CHUNK_BYTES = 64 * 1024;
 const OFFSET_MASK = ARENA_CHUNK_BYTES - 1;
-/** Chunks at most (1 GiB of lists): handles stay below 2^30. Past it lists are strings again. */
+/** Chunks at most (about 1 GiB of lists): handles stay below 2^30. Past it lists are strings again. */
 export const ARENA_MAX_CHUNKS = 1 << 10;
 /** A list's length in bytes, before its bytes. */
 const PREFIX_BYTES = 4;
@@ -52,14 +56,15 @@ export class EvidenceArena {
    * full (the caller makes a string instead).
    */
   write(spans: Int32Array, n: number, v: DataView, base: number): ListHandle {
-    let size = n - 1;
-    for (let k = 0; k < n; k++) size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
+    const size = joinedSize(spans, n);
     const need = PREFIX_BYTES + size + WORD_SLACK;
     let c = this.chunks.length - 1;
-    if (c < 0 || this.used + need > ARENA_CHUNK_BYTES) {
+    if (c < 0 || this.used + need > (this.chunks[c] as Buffer).length) {
       if (need > ARENA_CHUNK_BYTES || this.chunks.length >= this.maxChunks) return -1;
+      const last = this.chunks[c]?.length ?? ARENA_FIRST_CHUNK_BYTES / 2;
+      const size = Math.min(ARENA_CHUNK_BYTES, Math.max(2 * last, need));
       // (Outside Node's shared pool: a chunk is freed only with the arena.)
-      const chunk = Buffer.allocUnsafeSlow(ARENA_CHUNK_BYTES);
+      const chunk = Buffer.allocUnsafeSlow(size);
       this.chunks.push(chunk);
       this.views.push(new DataView(chunk.buffer, chunk.byteOffset, chunk.length));
       this.used = 0;
@@ -68,16 +73,9 @@ export class EvidenceArena {
     const out = this.views[c] as DataView;
     const at = this.used;
     out.setUint32(at, size, true);
-    let w = at + PREFIX_BYTES;
-    for (let k = 0; k < n; k++) {
-      if (k > 0) out.setUint8(w++, SEPARATOR_CODE);
-      const begin = spans[2 * k] ?? 0;
-      const length = (spans[2 * k + 1] ?? 0) - begin;
-      // (The last word may copy up to 3 bytes after the item: the line goes on with its closing
-      // quote at least, and the next item, the separator or the next list overwrites them.)
-      for (let j = 0; j < length; j += 4) out.setInt32(w + j, v.getInt32(base + begin + j, true), true);
-      w += length;
-    }
+    // (copySpans may write up to 3 bytes past the list: `need` leaves room, and the next list
+    // written overwrites them.)
+    const w = copySpans(spans, n, v, base, out, at + PREFIX_BYTES);
     this.trial = (c << CHUNK_BITS) | at;
     this.trialEnd = w;
     return this.trial;
@@ -111,18 +109,8 @@ export class EvidenceArena {
   /** Whether the n items of spans (as write reads them) joined by the separator are list h. */
   spansAre(h: ListHandle, spans: Int32Array, n: number, v: DataView, base: number): boolean {
     const lv = this.views[h >>> CHUNK_BITS] as DataView;
-    let at = h & OFFSET_MASK;
-    let size = n - 1;
-    for (let k = 0; k < n; k++) size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
-    if (size !== lv.getUint32(at, true)) return false;
-    at += PREFIX_BYTES;
-    for (let k = 0; k < n; k++) {
-      if (k > 0 && lv.getUint8(at++) !== SEPARATOR_CODE) return false;
-      const begin = spans[2 * k] ?? 0;
-      const length = (spans[2 * k + 1] ?? 0) - begin;
-      if (!sameBytes(v, base + begin, lv, at, length)) return false;
-      at += length;
-    }
-    return true;
+    const at = h & OFFSET_MASK;
+    if (joinedSize(spans, n) !== lv.getUint32(at, true)) return false;
+    return spansAreBytes(spans, n, v, base, lv, at + PREFIX_BYTES);
   }
 }

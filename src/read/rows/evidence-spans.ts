@@ -23,21 +23,10 @@ export class ListMatcher {
   private view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length);
 
   spansAre(b: Buffer, spans: Int32Array, n: number, v: DataView, base: number, list: string): boolean {
-    let size = n - 1;
-    for (let k = 0; k < n; k++) size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
-    if (size !== list.length) return false;
+    if (joinedSize(spans, n) !== list.length) return false;
     if (list !== this.list) this.encode(list);
     if (!this.ascii) return spansAreChars(b, spans, n, list);
-    const lv = this.view;
-    let at = 0;
-    for (let k = 0; k < n; k++) {
-      if (k > 0 && lv.getUint8(at++) !== SEPARATOR_CODE) return false;
-      const begin = spans[2 * k] ?? 0;
-      const length = (spans[2 * k + 1] ?? 0) - begin;
-      if (!sameBytes(v, base + begin, lv, at, length)) return false;
-      at += length;
-    }
-    return true;
+    return spansAreBytes(spans, n, v, base, this.view, 0);
   }
 
   private encode(list: string): void {
@@ -50,6 +39,59 @@ export class ListMatcher {
     this.list = list;
     this.ascii = this.bytes.write(list, 0, "utf8") === list.length;
   }
+}
+
+/** The bytes of the n items of spans joined by the packed list's separator. */
+export function joinedSize(spans: Int32Array, n: number): number {
+  let size = n - 1;
+  for (let k = 0; k < n; k++) size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
+  return size;
+}
+
+/**
+ * Whether the n items of spans (read through `v` at `base`) joined by the separator are the
+ * bytes `lv` holds from `at` on (as many as joinedSize: the caller has compared the sizes).
+ */
+export function spansAreBytes(
+  spans: Int32Array,
+  n: number,
+  v: DataView,
+  base: number,
+  lv: DataView,
+  at: number,
+): boolean {
+  for (let k = 0; k < n; k++) {
+    if (k > 0 && lv.getUint8(at++) !== SEPARATOR_CODE) return false;
+    const begin = spans[2 * k] ?? 0;
+    const length = (spans[2 * k + 1] ?? 0) - begin;
+    if (!sameBytes(v, base + begin, lv, at, length)) return false;
+    at += length;
+  }
+  return true;
+}
+
+/**
+ * Writes the n items of spans (read through `v` at `base`) joined by the separator into `out`
+ * from `w` on; returns where they end. Four bytes at a time: up to 3 bytes past the end are
+ * written too (the caller leaves room), and up to 3 read past an item (the line goes on with its
+ * closing quote at least).
+ */
+export function copySpans(
+  spans: Int32Array,
+  n: number,
+  v: DataView,
+  base: number,
+  out: DataView,
+  w: number,
+): number {
+  for (let k = 0; k < n; k++) {
+    if (k > 0) out.setUint8(w++, SEPARATOR_CODE);
+    const begin = spans[2 * k] ?? 0;
+    const length = (spans[2 * k + 1] ?? 0) - begin;
+    for (let j = 0; j < length; j += 4) out.setInt32(w + j, v.getInt32(base + begin + j, true), true);
+    w += length;
+  }
+  return w;
 }
 
 /** ListMatcher.spansAre for a list with a character outside ASCII, a character at a time. */
@@ -86,25 +128,13 @@ export class SpanPacker {
 
   /** The n items of spans (read through `v` at `base`) joined by the separator, as one string. */
   pack(spans: Int32Array, n: number, v: DataView, base: number): string {
-    let size = n - 1;
-    for (let k = 0; k < n; k++) size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
+    const size = joinedSize(spans, n);
     // (+3: the words copied below may write up to 3 bytes past the last item.)
     if (size + 3 > this.packing.length) {
       this.packing = Buffer.alloc(Math.max(size + 3, 2 * this.packing.length));
       this.packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
     }
-    const out = this.packing;
-    const ov = this.packingView;
-    let w = 0;
-    for (let k = 0; k < n; k++) {
-      if (k > 0) out[w++] = SEPARATOR_CODE;
-      const begin = spans[2 * k] ?? 0;
-      const length = (spans[2 * k + 1] ?? 0) - begin;
-      // Four bytes at a time (the last word may take up to 3 bytes after the item: the line
-      // goes on with its closing quote at least, and the next item or separator overwrites them).
-      for (let j = 0; j < length; j += 4) ov.setInt32(w + j, v.getInt32(base + begin + j, true), true);
-      w += length;
-    }
-    return slice(out, 0, w, true);
+    const w = copySpans(spans, n, v, base, this.packingView, 0);
+    return slice(this.packing, 0, w, true);
   }
 }
