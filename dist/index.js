@@ -78133,6 +78133,134 @@ class Shape {
     }
 }
 
+;// CONCATENATED MODULE: ./src/read/rows/evidence-spans.ts
+/**
+ * A row's evidence array as the byte scanner found it (row-scanner.ts): its ASCII items as spans
+ * of the line, `spans[2k]` the first byte of item k and `spans[2k + 1]` its closing quote. These
+ * decide whether the list can be handed over packed (packed-evidence.ts) and make the packed
+ * string, without a string an item.
+ */
+
+
+/**
+ * Whether the n ASCII items of spans (in `b`, whose byte 0 `v` reads at `base`) joined by the packed
+ * list's separator are the characters of `list` (so SpanPacker would make a string equal to it).
+ * An ASCII list is compared as bytes, four at a time, against its UTF-8 encoding, kept while the
+ * next row expects the same list: comparing code units one by one was most of the evidence's scan
+ * on exports whose rows repeat a task's list.
+ */
+class ListMatcher {
+    list = "";
+    /** Whether `bytes` holds `list` (every character ASCII: one byte each). */
+    ascii = false;
+    bytes = Buffer.alloc(256);
+    view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length);
+    spansAre(b, spans, n, v, base, list) {
+        if (joinedSize(spans, n) !== list.length)
+            return false;
+        if (list !== this.list)
+            this.encode(list);
+        if (!this.ascii)
+            return spansAreChars(b, spans, n, list);
+        return spansAreBytes(spans, n, v, base, this.view, 0);
+    }
+    encode(list) {
+        // Room for 4 bytes more than one a character: a list with a character outside ASCII then
+        // writes more bytes than it has characters even when cut short.
+        if (list.length + 4 > this.bytes.length) {
+            this.bytes = Buffer.alloc(Math.max(list.length + 4, 2 * this.bytes.length));
+            this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length);
+        }
+        this.list = list;
+        this.ascii = this.bytes.write(list, 0, "utf8") === list.length;
+    }
+}
+/** The bytes of the n items of spans joined by the packed list's separator. */
+function joinedSize(spans, n) {
+    let size = n - 1;
+    for (let k = 0; k < n; k++)
+        size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
+    return size;
+}
+/**
+ * Whether the n items of spans (read through `v` at `base`) joined by the separator are the
+ * bytes `lv` holds from `at` on (as many as joinedSize: the caller has compared the sizes).
+ */
+function spansAreBytes(spans, n, v, base, lv, at) {
+    for (let k = 0; k < n; k++) {
+        if (k > 0 && lv.getUint8(at++) !== SEPARATOR_CODE)
+            return false;
+        const begin = spans[2 * k] ?? 0;
+        const length = (spans[2 * k + 1] ?? 0) - begin;
+        if (!sameBytes(v, base + begin, lv, at, length))
+            return false;
+        at += length;
+    }
+    return true;
+}
+/**
+ * Writes the n items of spans (read through `v` at `base`) joined by the separator into `out`
+ * from `w` on; returns where they end. Four bytes at a time: up to 3 bytes past the end are
+ * written too (the caller leaves room), and up to 3 read past an item (the line goes on with its
+ * closing quote at least).
+ */
+function copySpans(spans, n, v, base, out, w) {
+    for (let k = 0; k < n; k++) {
+        if (k > 0)
+            out.setUint8(w++, SEPARATOR_CODE);
+        const begin = spans[2 * k] ?? 0;
+        const length = (spans[2 * k + 1] ?? 0) - begin;
+        for (let j = 0; j < length; j += 4)
+            out.setInt32(w + j, v.getInt32(base + begin + j, true), true);
+        w += length;
+    }
+    return w;
+}
+/** ListMatcher.spansAre for a list with a character outside ASCII, a character at a time. */
+function spansAreChars(b, spans, n, list) {
+    let at = 0;
+    for (let k = 0; k < n; k++) {
+        if (k > 0 && list.charCodeAt(at++) !== SEPARATOR_CODE)
+            return false;
+        const begin = spans[2 * k] ?? 0;
+        const close = spans[2 * k + 1] ?? 0;
+        if (!sameChars(b, begin, close, list, at))
+            return false;
+        at += close - begin;
+    }
+    return true;
+}
+/** Whether the n items of spans are pairwise different (their bytes read through `v`, the line's
+ * byte 0 at `base`). */
+function distinctSpans(spans, n, v, base) {
+    for (let k = 1; k < n; k++) {
+        const bk = spans[2 * k] ?? 0;
+        const lk = (spans[2 * k + 1] ?? 0) - bk;
+        for (let j = 0; j < k; j++) {
+            const bj = spans[2 * j] ?? 0;
+            if ((spans[2 * j + 1] ?? 0) - bj === lk && sameBytes(v, base + bk, v, base + bj, lk))
+                return false;
+        }
+    }
+    return true;
+}
+/** Joins spans into a packed list, in a buffer of its own grown as needed. */
+class SpanPacker {
+    packing = Buffer.alloc(2 * 1024);
+    packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
+    /** The n items of spans (read through `v` at `base`) joined by the separator, as one string. */
+    pack(spans, n, v, base) {
+        const size = joinedSize(spans, n);
+        // (+3: the words copied below may write up to 3 bytes past the last item.)
+        if (size + 3 > this.packing.length) {
+            this.packing = Buffer.alloc(Math.max(size + 3, 2 * this.packing.length));
+            this.packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
+        }
+        const w = copySpans(spans, n, v, base, this.packingView, 0);
+        return slice(this.packing, 0, w, true);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/read/rows/evidence-arena.ts
 /**
  * Packed evidence lists (packed-evidence.ts) kept as bytes in a few large buffers instead of a
@@ -78151,10 +78279,14 @@ class Shape {
 
 
 const CHUNK_BITS = 20;
-/** Bytes a chunk: a list is at most MAX_EVIDENCE_PER_TASK × (MAX_EVIDENCE_LENGTH + 1) bytes, well within. */
+/** Bytes a chunk holds at most: a list is at most MAX_EVIDENCE_PER_TASK × (MAX_EVIDENCE_LENGTH + 1)
+ * bytes, well within. */
 const ARENA_CHUNK_BYTES = 1 << CHUNK_BITS;
+/** The first chunk's size; each next one is twice the last, up to ARENA_CHUNK_BYTES (an export of
+ * few tasks holds little evidence). */
+const ARENA_FIRST_CHUNK_BYTES = 64 * 1024;
 const OFFSET_MASK = ARENA_CHUNK_BYTES - 1;
-/** Chunks at most (1 GiB of lists): handles stay below 2^30. Past it lists are strings again. */
+/** Chunks at most (about 1 GiB of lists): handles stay below 2^30. Past it lists are strings again. */
 const ARENA_MAX_CHUNKS = 1 << 10;
 /** A list's length in bytes, before its bytes. */
 const PREFIX_BYTES = 4;
@@ -78181,16 +78313,16 @@ class EvidenceArena {
      * full (the caller makes a string instead).
      */
     write(spans, n, v, base) {
-        let size = n - 1;
-        for (let k = 0; k < n; k++)
-            size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
+        const size = joinedSize(spans, n);
         const need = PREFIX_BYTES + size + WORD_SLACK;
         let c = this.chunks.length - 1;
-        if (c < 0 || this.used + need > ARENA_CHUNK_BYTES) {
+        if (c < 0 || this.used + need > this.chunks[c].length) {
             if (need > ARENA_CHUNK_BYTES || this.chunks.length >= this.maxChunks)
                 return -1;
+            const last = this.chunks[c]?.length ?? ARENA_FIRST_CHUNK_BYTES / 2;
+            const size = Math.min(ARENA_CHUNK_BYTES, Math.max(2 * last, need));
             // (Outside Node's shared pool: a chunk is freed only with the arena.)
-            const chunk = external_node_buffer_.Buffer.allocUnsafeSlow(ARENA_CHUNK_BYTES);
+            const chunk = external_node_buffer_.Buffer.allocUnsafeSlow(size);
             this.chunks.push(chunk);
             this.views.push(new DataView(chunk.buffer, chunk.byteOffset, chunk.length));
             this.used = 0;
@@ -78199,18 +78331,9 @@ class EvidenceArena {
         const out = this.views[c];
         const at = this.used;
         out.setUint32(at, size, true);
-        let w = at + PREFIX_BYTES;
-        for (let k = 0; k < n; k++) {
-            if (k > 0)
-                out.setUint8(w++, SEPARATOR_CODE);
-            const begin = spans[2 * k] ?? 0;
-            const length = (spans[2 * k + 1] ?? 0) - begin;
-            // (The last word may copy up to 3 bytes after the item: the line goes on with its closing
-            // quote at least, and the next item, the separator or the next list overwrites them.)
-            for (let j = 0; j < length; j += 4)
-                out.setInt32(w + j, v.getInt32(base + begin + j, true), true);
-            w += length;
-        }
+        // (copySpans may write up to 3 bytes past the list: `need` leaves room, and the next list
+        // written overwrites them.)
+        const w = copySpans(spans, n, v, base, out, at + PREFIX_BYTES);
         this.trial = (c << CHUNK_BITS) | at;
         this.trialEnd = w;
         return this.trial;
@@ -78241,23 +78364,10 @@ class EvidenceArena {
     /** Whether the n items of spans (as write reads them) joined by the separator are list h. */
     spansAre(h, spans, n, v, base) {
         const lv = this.views[h >>> CHUNK_BITS];
-        let at = h & OFFSET_MASK;
-        let size = n - 1;
-        for (let k = 0; k < n; k++)
-            size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
-        if (size !== lv.getUint32(at, true))
+        const at = h & OFFSET_MASK;
+        if (joinedSize(spans, n) !== lv.getUint32(at, true))
             return false;
-        at += PREFIX_BYTES;
-        for (let k = 0; k < n; k++) {
-            if (k > 0 && lv.getUint8(at++) !== SEPARATOR_CODE)
-                return false;
-            const begin = spans[2 * k] ?? 0;
-            const length = (spans[2 * k + 1] ?? 0) - begin;
-            if (!sameBytes(v, base + begin, lv, at, length))
-                return false;
-            at += length;
-        }
-        return true;
+        return spansAreBytes(spans, n, v, base, lv, at + PREFIX_BYTES);
     }
 }
 
@@ -79465,122 +79575,6 @@ function nameEnd(b, begin, end) {
             return -1;
     }
     return -1;
-}
-
-;// CONCATENATED MODULE: ./src/read/rows/evidence-spans.ts
-/**
- * A row's evidence array as the byte scanner found it (row-scanner.ts): its ASCII items as spans
- * of the line, `spans[2k]` the first byte of item k and `spans[2k + 1]` its closing quote. These
- * decide whether the list can be handed over packed (packed-evidence.ts) and make the packed
- * string, without a string an item.
- */
-
-
-/**
- * Whether the n ASCII items of spans (in `b`, whose byte 0 `v` reads at `base`) joined by the packed
- * list's separator are the characters of `list` (so SpanPacker would make a string equal to it).
- * An ASCII list is compared as bytes, four at a time, against its UTF-8 encoding, kept while the
- * next row expects the same list: comparing code units one by one was most of the evidence's scan
- * on exports whose rows repeat a task's list.
- */
-class ListMatcher {
-    list = "";
-    /** Whether `bytes` holds `list` (every character ASCII: one byte each). */
-    ascii = false;
-    bytes = Buffer.alloc(256);
-    view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length);
-    spansAre(b, spans, n, v, base, list) {
-        let size = n - 1;
-        for (let k = 0; k < n; k++)
-            size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
-        if (size !== list.length)
-            return false;
-        if (list !== this.list)
-            this.encode(list);
-        if (!this.ascii)
-            return spansAreChars(b, spans, n, list);
-        const lv = this.view;
-        let at = 0;
-        for (let k = 0; k < n; k++) {
-            if (k > 0 && lv.getUint8(at++) !== SEPARATOR_CODE)
-                return false;
-            const begin = spans[2 * k] ?? 0;
-            const length = (spans[2 * k + 1] ?? 0) - begin;
-            if (!sameBytes(v, base + begin, lv, at, length))
-                return false;
-            at += length;
-        }
-        return true;
-    }
-    encode(list) {
-        // Room for 4 bytes more than one a character: a list with a character outside ASCII then
-        // writes more bytes than it has characters even when cut short.
-        if (list.length + 4 > this.bytes.length) {
-            this.bytes = Buffer.alloc(Math.max(list.length + 4, 2 * this.bytes.length));
-            this.view = new DataView(this.bytes.buffer, this.bytes.byteOffset, this.bytes.length);
-        }
-        this.list = list;
-        this.ascii = this.bytes.write(list, 0, "utf8") === list.length;
-    }
-}
-/** ListMatcher.spansAre for a list with a character outside ASCII, a character at a time. */
-function spansAreChars(b, spans, n, list) {
-    let at = 0;
-    for (let k = 0; k < n; k++) {
-        if (k > 0 && list.charCodeAt(at++) !== SEPARATOR_CODE)
-            return false;
-        const begin = spans[2 * k] ?? 0;
-        const close = spans[2 * k + 1] ?? 0;
-        if (!sameChars(b, begin, close, list, at))
-            return false;
-        at += close - begin;
-    }
-    return true;
-}
-/** Whether the n items of spans are pairwise different (their bytes read through `v`, the line's
- * byte 0 at `base`). */
-function distinctSpans(spans, n, v, base) {
-    for (let k = 1; k < n; k++) {
-        const bk = spans[2 * k] ?? 0;
-        const lk = (spans[2 * k + 1] ?? 0) - bk;
-        for (let j = 0; j < k; j++) {
-            const bj = spans[2 * j] ?? 0;
-            if ((spans[2 * j + 1] ?? 0) - bj === lk && sameBytes(v, base + bk, v, base + bj, lk))
-                return false;
-        }
-    }
-    return true;
-}
-/** Joins spans into a packed list, in a buffer of its own grown as needed. */
-class SpanPacker {
-    packing = Buffer.alloc(2 * 1024);
-    packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
-    /** The n items of spans (read through `v` at `base`) joined by the separator, as one string. */
-    pack(spans, n, v, base) {
-        let size = n - 1;
-        for (let k = 0; k < n; k++)
-            size += (spans[2 * k + 1] ?? 0) - (spans[2 * k] ?? 0);
-        // (+3: the words copied below may write up to 3 bytes past the last item.)
-        if (size + 3 > this.packing.length) {
-            this.packing = Buffer.alloc(Math.max(size + 3, 2 * this.packing.length));
-            this.packingView = new DataView(this.packing.buffer, this.packing.byteOffset, this.packing.length);
-        }
-        const out = this.packing;
-        const ov = this.packingView;
-        let w = 0;
-        for (let k = 0; k < n; k++) {
-            if (k > 0)
-                out[w++] = SEPARATOR_CODE;
-            const begin = spans[2 * k] ?? 0;
-            const length = (spans[2 * k + 1] ?? 0) - begin;
-            // Four bytes at a time (the last word may take up to 3 bytes after the item: the line
-            // goes on with its closing quote at least, and the next item or separator overwrites them).
-            for (let j = 0; j < length; j += 4)
-                ov.setInt32(w + j, v.getInt32(base + begin + j, true), true);
-            w += length;
-        }
-        return slice(out, 0, w, true);
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/read/rows/row-scanner.ts
