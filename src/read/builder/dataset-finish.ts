@@ -415,8 +415,7 @@ function newTable(b: BuilderState, universe: Uint32Array, eventStart: Uint32Arra
 /** Task i's packed list as a string, read out of the arena when held there (only a label with a
  * list of its own asks: the table reads the rest when a record is made). */
 function taskList(cols: TaskColumns, i: number): string | undefined {
-  const list = cols.evidence[i];
-  return typeof list === "number" ? cols.arena.string(list) : list;
+  return cols.arena.textOf(cols.evidence[i]);
 }
 
 /** Task i as the table's task u, its labels from event `e` on in history order (by revision, then source). */

@@ -153,7 +153,7 @@ export class LabelHistory extends BuilderState {
     // remember() with the items, unless the task's list begins with the first (it returns then).
     if (cols.evidence[i] !== undefined && cols.evidence[i] !== packed) {
       const list = cols.listOf(i);
-      const text = typeof packed === "number" ? cols.arena.string(packed) : packed;
+      const text = cols.arena.textOf(packed);
       if (!packedStartsWith(list, text)) {
         const first = text.slice(0, text.indexOf(SEPARATOR));
         if (!packedStartsWith(list, first)) this.remember(i, revision, validity, unpack(text) ?? []);
@@ -206,7 +206,7 @@ export class LabelHistory extends BuilderState {
     const own = event === undefined ? ((cols.flags[i] ?? 0) & F_LABEL0_OWN) !== 0 : event.own;
     if (packedList !== undefined) {
       if (this.packedListAdded(i, event, own, packedList, packedCount)) return true;
-      evidence = unpack(typeof packedList === "number" ? cols.arena.string(packedList) : packedList);
+      evidence = unpack(cols.arena.textOf(packedList));
     }
     if (evidence === undefined) {
       if (fresh && own) this.settle(i, event);
@@ -334,7 +334,7 @@ export class LabelHistory extends BuilderState {
     }
     // (The same list, or a handle read as its characters where the other is a string.)
     const same = packed === packedList || (packed !== undefined && this.sameList(i, packedList));
-    const has = same || packedStartsWith(cols.listOf(i), this.listText(packedList));
+    const has = same || packedStartsWith(cols.listOf(i), cols.arena.textOf(packedList));
     if (has && !own) return true;
     if (has && own && this.ownList(i, event) === undefined && same) {
       this.disown(i, event);
@@ -343,17 +343,12 @@ export class LabelHistory extends BuilderState {
     return false;
   }
 
-  /** A row's packed list as a string (a handle read out of the arena). */
-  private listText(list: string | ListHandle): string {
-    return typeof list === "number" ? this.cols.arena.string(list) : list;
-  }
-
   /** Whether task i's list has the characters of a row's packed list. */
   private sameList(i: number, list: string | ListHandle): boolean {
     const held = this.cols.evidence[i];
     if (held === list) return true;
     if (typeof held !== "number" && typeof list !== "number") return false;
-    return this.cols.listOf(i) === this.listText(list);
+    return this.cols.listOf(i) === this.cols.arena.textOf(list);
   }
 
   /** Adds a row's evidence items to task i's list and, when it holds its own, to the label's. */

@@ -194,8 +194,7 @@ export class ColumnTaskTable implements TaskTable {
   }
   /** (A new array on each call.) */
   evidence(i: number): readonly string[] {
-    const list = this.strings.evidence[this.at(i)];
-    return unpack(typeof list === "number" ? this.strings.arena.string(list) : list) ?? NO_EVIDENCE;
+    return unpack(this.strings.arena.textOf(this.strings.evidence[this.at(i)])) ?? NO_EVIDENCE;
   }
   labelCount(i: number): number {
     this.at(i);

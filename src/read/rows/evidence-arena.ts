@@ -1,9 +1,8 @@
 /**
  * Packed evidence lists (packed-evidence.ts) kept as bytes in a few large buffers instead of a
  * string each. A task-heavy export gives most tasks a list of their own on their first row: as
- * strings, each is made in V8's young generation and copied by it twice before it settles (a
- * read of 500,000 tasks spent about a third of its collection time on them). Here a list is its
- * bytes in a 1 MiB chunk outside the heap, named by a handle, a small integer: the builder's
+ * strings, each is made in V8's young generation and copied by it twice before it settles. Here a
+ * list is its bytes in a chunk outside the heap, named by a handle, a small integer: the builder's
  * column holds the handle, and the scanner compares the next row's items with those bytes.
  *
  * A list is written on trial (`write`: the scanner does not know yet whether the builder keeps
@@ -62,9 +61,8 @@ export class EvidenceArena {
     if (c < 0 || this.used + need > (this.chunks[c] as Buffer).length) {
       if (need > ARENA_CHUNK_BYTES || this.chunks.length >= this.maxChunks) return -1;
       const last = this.chunks[c]?.length ?? ARENA_FIRST_CHUNK_BYTES / 2;
-      const size = Math.min(ARENA_CHUNK_BYTES, Math.max(2 * last, need));
       // (Outside Node's shared pool: a chunk is freed only with the arena.)
-      const chunk = Buffer.allocUnsafeSlow(size);
+      const chunk = Buffer.allocUnsafeSlow(Math.min(ARENA_CHUNK_BYTES, Math.max(2 * last, need)));
       this.chunks.push(chunk);
       this.views.push(new DataView(chunk.buffer, chunk.byteOffset, chunk.length));
       this.used = 0;
@@ -96,6 +94,13 @@ export class EvidenceArena {
   /** The list's length in characters (one byte each). */
   length(h: ListHandle): number {
     return (this.views[h >>> CHUNK_BITS] as DataView).getUint32(h & OFFSET_MASK, true);
+  }
+
+  /** A packed list as a string: a handle's read out of the arena (a new string on each call). */
+  textOf(list: string | ListHandle): string;
+  textOf(list: string | ListHandle | undefined): string | undefined;
+  textOf(list: string | ListHandle | undefined): string | undefined {
+    return typeof list === "number" ? this.string(list) : list;
   }
 
   /** The packed list's string (a new one on each call). */

@@ -159,8 +159,8 @@ export class RowScanner {
   ) {}
 
   /**
-   * Strings the next line probably holds, "" for none: its task_id, its evidence list packed
-   * (packed-evidence.ts; or its handle in the arena) and one evidence item. The builder guesses them from the task after the
+   * Strings the next line probably holds, "" for none: its task_id, its evidence list packed (or
+   * its handle in the arena) and one evidence item. The builder guesses them from the task after the
    * last row's (rows usually come task after task) and what it holds of that task. Where the
    * line's bytes are a guess's characters, the row gets that very string instead of a new one: no
    * string is made a row, and the builder's comparisons with what it holds find the same object

@@ -64,8 +64,11 @@ describe("the evidence arena", () => {
     }
     expect(new Set(kept.map(([h]) => h)).size).toBe(kept.length);
     expect(Math.max(...kept.map(([h]) => h))).toBeGreaterThanOrEqual(2 * ARENA_CHUNK_BYTES);
+    expect(arena.textOf("a\nb")).toBe("a\nb");
+    expect(arena.textOf(undefined)).toBeUndefined();
     for (const [h, list] of kept) {
       expect(arena.string(h)).toBe(list);
+      expect(arena.textOf(h)).toBe(list);
       expect(arena.length(h)).toBe(list.length);
     }
   });
