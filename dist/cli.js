@@ -26771,9 +26771,8 @@ class SpanPacker {
 /**
  * Packed evidence lists (packed-evidence.ts) kept as bytes in a few large buffers instead of a
  * string each. A task-heavy export gives most tasks a list of their own on their first row: as
- * strings, each is made in V8's young generation and copied by it twice before it settles (a
- * read of 500,000 tasks spent about a third of its collection time on them). Here a list is its
- * bytes in a 1 MiB chunk outside the heap, named by a handle, a small integer: the builder's
+ * strings, each is made in V8's young generation and copied by it twice before it settles. Here a
+ * list is its bytes in a chunk outside the heap, named by a handle, a small integer: the builder's
  * column holds the handle, and the scanner compares the next row's items with those bytes.
  *
  * A list is written on trial (`write`: the scanner does not know yet whether the builder keeps
@@ -26826,9 +26825,8 @@ class EvidenceArena {
             if (need > ARENA_CHUNK_BYTES || this.chunks.length >= this.maxChunks)
                 return -1;
             const last = this.chunks[c]?.length ?? ARENA_FIRST_CHUNK_BYTES / 2;
-            const size = Math.min(ARENA_CHUNK_BYTES, Math.max(2 * last, need));
             // (Outside Node's shared pool: a chunk is freed only with the arena.)
-            const chunk = external_node_buffer_namespaceObject.Buffer.allocUnsafeSlow(size);
+            const chunk = external_node_buffer_namespaceObject.Buffer.allocUnsafeSlow(Math.min(ARENA_CHUNK_BYTES, Math.max(2 * last, need)));
             this.chunks.push(chunk);
             this.views.push(new DataView(chunk.buffer, chunk.byteOffset, chunk.length));
             this.used = 0;
@@ -26858,6 +26856,9 @@ class EvidenceArena {
     /** The list's length in characters (one byte each). */
     length(h) {
         return this.views[h >>> CHUNK_BITS].getUint32(h & OFFSET_MASK, true);
+    }
+    textOf(list) {
+        return typeof list === "number" ? this.string(list) : list;
     }
     /** The packed list's string (a new one on each call). */
     string(h) {
@@ -27548,8 +27549,7 @@ class ColumnTaskTable {
     }
     /** (A new array on each call.) */
     evidence(i) {
-        const list = this.strings.evidence[this.at(i)];
-        return unpack(typeof list === "number" ? this.strings.arena.string(list) : list) ?? NO_EVIDENCE;
+        return unpack(this.strings.arena.textOf(this.strings.evidence[this.at(i)])) ?? NO_EVIDENCE;
     }
     labelCount(i) {
         this.at(i);
@@ -28180,8 +28180,8 @@ class RowScanner {
         this.arena = arena;
     }
     /**
-     * Strings the next line probably holds, "" for none: its task_id, its evidence list packed
-     * (packed-evidence.ts; or its handle in the arena) and one evidence item. The builder guesses them from the task after the
+     * Strings the next line probably holds, "" for none: its task_id, its evidence list packed (or
+     * its handle in the arena) and one evidence item. The builder guesses them from the task after the
      * last row's (rows usually come task after task) and what it holds of that task. Where the
      * line's bytes are a guess's characters, the row gets that very string instead of a new one: no
      * string is made a row, and the builder's comparisons with what it holds find the same object
@@ -29211,7 +29211,7 @@ class LabelHistory extends BuilderState {
         // remember() with the items, unless the task's list begins with the first (it returns then).
         if (cols.evidence[i] !== undefined && cols.evidence[i] !== packed) {
             const list = cols.listOf(i);
-            const text = typeof packed === "number" ? cols.arena.string(packed) : packed;
+            const text = cols.arena.textOf(packed);
             if (!packedStartsWith(list, text)) {
                 const first = text.slice(0, text.indexOf(SEPARATOR));
                 if (!packedStartsWith(list, first))
@@ -29256,7 +29256,7 @@ class LabelHistory extends BuilderState {
         if (packedList !== undefined) {
             if (this.packedListAdded(i, event, own, packedList, packedCount))
                 return true;
-            evidence = unpack(typeof packedList === "number" ? cols.arena.string(packedList) : packedList);
+            evidence = unpack(cols.arena.textOf(packedList));
         }
         if (evidence === undefined) {
             if (fresh && own)
@@ -29371,7 +29371,7 @@ class LabelHistory extends BuilderState {
         }
         // (The same list, or a handle read as its characters where the other is a string.)
         const same = packed === packedList || (packed !== undefined && this.sameList(i, packedList));
-        const has = same || packedStartsWith(cols.listOf(i), this.listText(packedList));
+        const has = same || packedStartsWith(cols.listOf(i), cols.arena.textOf(packedList));
         if (has && !own)
             return true;
         if (has && own && this.ownList(i, event) === undefined && same) {
@@ -29380,10 +29380,6 @@ class LabelHistory extends BuilderState {
         }
         return false;
     }
-    /** A row's packed list as a string (a handle read out of the arena). */
-    listText(list) {
-        return typeof list === "number" ? this.cols.arena.string(list) : list;
-    }
     /** Whether task i's list has the characters of a row's packed list. */
     sameList(i, list) {
         const held = this.cols.evidence[i];
@@ -29391,7 +29387,7 @@ class LabelHistory extends BuilderState {
             return true;
         if (typeof held !== "number" && typeof list !== "number")
             return false;
-        return this.cols.listOf(i) === this.listText(list);
+        return this.cols.listOf(i) === this.cols.arena.textOf(list);
     }
     /** Adds a row's evidence items to task i's list and, when it holds its own, to the label's. */
     addEvidence(i, event, own, evidence) {
@@ -30128,8 +30124,7 @@ function newTable(b, universe, eventStart) {
 /** Task i's packed list as a string, read out of the arena when held there (only a label with a
  * list of its own asks: the table reads the rest when a record is made). */
 function taskList(cols, i) {
-    const list = cols.evidence[i];
-    return typeof list === "number" ? cols.arena.string(list) : list;
+    return cols.arena.textOf(cols.evidence[i]);
 }
 /** Task i as the table's task u, its labels from event `e` on in history order (by revision, then source). */
 function addToTable(b, table, u, i, e) {
